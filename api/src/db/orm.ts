@@ -1,0 +1,25 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import type { FastifyBaseLogger } from 'fastify';
+import { entities } from './entities.js';
+import { migrations } from './migrations/index.js';
+
+export type Orm = MikroORM;
+
+export async function openOrm(url: string, log?: Pick<FastifyBaseLogger, 'debug'>, debug = false): Promise<Orm> {
+  return MikroORM.init({
+    clientUrl: url,
+    entities,
+    extensions: [Migrator],
+    pool: { min: 0, max: 10 },
+    debug,
+    logger: (message) => log?.debug({ orm: message }, 'orm'),
+    migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, snapshot: false },
+    schemaGenerator: { ignoreRoutines: true },
+    allowGlobalContext: false,
+  });
+}
+
+export async function migrate(orm: Orm): Promise<void> {
+  await orm.migrator.up();
+}

@@ -1,0 +1,25 @@
+import type { Viewer } from '../modules/auth/tokens.js';
+import type { Services } from '../services.js';
+import { UnauthenticatedError } from '../shared/errors.js';
+
+export interface GraphQLContext {
+  viewer: Viewer | null;
+  ip: string;
+  services: Services;
+}
+
+export function requireViewer(context: GraphQLContext): Viewer {
+  if (!context.viewer) throw new UnauthenticatedError();
+  return context.viewer;
+}
+
+/** The token from an `Authorization: Bearer` header (HTTP) or a graphql-ws connection parameter. */
+export function bearerToken(header: unknown): string | null {
+  if (typeof header !== 'string') return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
+  return match ? match[1] : null;
+}
+
+export async function viewerFromToken(services: Services, token: string | null): Promise<Viewer | null> {
+  return token ? services.auth.authenticate(token) : null;
+}

@@ -1,0 +1,44 @@
+import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
+import { type GraphQLContext, requireViewer } from '../../graphql/context.js';
+import { ViewerObject } from '../users/user.types.js';
+import type { AuthResult } from './auth.service.js';
+import { messagesOf } from './auth.service.js';
+import { AuthPayload, ChangePasswordInput, ResetPasswordInput, SignInInput, SignUpInput } from './auth.types.js';
+
+const payload = (ctx: GraphQLContext, result: AuthResult): AuthPayload =>
+  Object.assign(new AuthPayload(), { token: result.token, viewer: ViewerObject.fromUser(ctx.services, result.user) });
+
+@Resolver()
+export class AuthResolver {
+  @Mutation(() => AuthPayload)
+  async signUp(@Arg('input', () => SignUpInput) input: SignUpInput, @Ctx() ctx: GraphQLContext): Promise<AuthPayload> {
+    return payload(ctx, await ctx.services.auth.signUp(input, { ip: ctx.ip }));
+  }
+
+  @Mutation(() => AuthPayload)
+  async signIn(@Arg('input', () => SignInInput) input: SignInInput, @Ctx() ctx: GraphQLContext): Promise<AuthPayload> {
+    return payload(ctx, await ctx.services.auth.signIn(input, { ip: ctx.ip }));
+  }
+
+  @Mutation(() => String, { description: 'Checks the current password; an error when it is wrong.' })
+  async checkPassword(@Arg('password', () => String) password: string, @Ctx() ctx: GraphQLContext): Promise<string> {
+    await ctx.services.auth.checkPassword(requireViewer(ctx).id, password);
+    return messagesOf.passwordCorrect;
+  }
+
+  @Mutation(() => String)
+  async changePassword(@Arg('input', () => ChangePasswordInput) input: ChangePasswordInput, @Ctx() ctx: GraphQLContext): Promise<string> {
+    await ctx.services.auth.changePassword(requireViewer(ctx).id, input);
+    return messagesOf.passwordUpdated;
+  }
+
+  @Mutation(() => String, { description: 'Mails a single-use reset link; the same answer whether or not the email is a member.' })
+  requestPasswordReset(@Arg('email', () => String) email: string, @Ctx() ctx: GraphQLContext): Promise<string> {
+    return ctx.services.auth.requestPasswordReset(email, { ip: ctx.ip });
+  }
+
+  @Mutation(() => String, { description: 'Sets a new password with the token from the reset email.' })
+  resetPassword(@Arg('input', () => ResetPasswordInput) input: ResetPasswordInput, @Ctx() ctx: GraphQLContext): Promise<string> {
+    return ctx.services.auth.resetPassword(input);
+  }
+}

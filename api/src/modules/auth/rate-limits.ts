@@ -1,0 +1,46 @@
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { TooManyRequestsError } from '../../shared/errors.js';
+
+export interface Limit {
+  points: number;
+  durationSeconds: number;
+}
+
+/** Per-IP and per-email limits for the account operations attackers like: sign-in, sign-up, password reset. */
+export const AUTH_LIMITS = {
+  signInPerIp: { points: 30, durationSeconds: 15 * 60 },
+  signInPerEmail: { points: 10, durationSeconds: 15 * 60 },
+  signUpPerIp: { points: 10, durationSeconds: 60 * 60 },
+  resetPerIp: { points: 10, durationSeconds: 60 * 60 },
+  resetPerEmail: { points: 3, durationSeconds: 60 * 60 },
+} satisfies Record<string, Limit>;
+
+export type LimitName = keyof typeof AUTH_LIMITS;
+
+export class RateLimits {
+  private readonly limiters: Record<LimitName, RateLimiterAbstract>;
+
+  constructor(redis?: Redis) {
+    this.limiters = Object.fromEntries(
+      Object.entries(AUTH_LIMITS).map(([name, limit]) => {
+        const options = { keyPrefix: `rl:${name}`, points: limit.points, duration: limit.durationSeconds };
+        return [name, redis ? new RateLimiterRedis({ ...options, storeClient: redis }) : new RateLimiterMemory(options)];
+      }),
+    ) as unknown as Record<LimitName, RateLimiterAbstract>;
+  }
+
+  /** Spends one point of each named limit; throws a 429 with a readable wait time when any is exhausted. */
+  async consume(checks: [LimitName, string][]): Promise<void> {
+    for (const [name, key] of checks) {
+      try {
+        await this.limiters[name].consume(key);
+      } catch (rejection) {
+        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+        const wait = seconds >= 120 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`;
+        throw new TooManyRequestsError(`Too many attempts. Please try again in ${wait}.`, seconds);
+      }
+    }
+  }
+}

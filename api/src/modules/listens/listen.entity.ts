@@ -1,0 +1,24 @@
+import { randomUUID } from 'node:crypto';
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { Mix } from '../mixes/mix.entity.js';
+import { User } from '../users/user.entity.js';
+
+/** A listen: started, and ended when the listener paused or finished. Anonymous listens (shared pages) have no user. */
+export const Listen = defineEntity({
+  name: 'Listen',
+  properties: {
+    id: p.uuid().primary().onCreate(() => randomUUID()),
+    mix: () => p.manyToOne(Mix).deleteRule('cascade').index('listen_mix_idx'),
+    user: () => p.manyToOne(User).nullable().deleteRule('set null').index('listen_user_idx'),
+    startedAt: p.datetime(),
+    endedAt: p.datetime().nullable(),
+  },
+  uniques: [
+    {
+      name: 'listen_one_open_per_member',
+      expression:
+        'create unique index "listen_one_open_per_member" on "listen" ("mix_id", "user_id") where "ended_at" is null and "user_id" is not null',
+    },
+  ],
+});
+export type IListen = InferEntity<typeof Listen>;

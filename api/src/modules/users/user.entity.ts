@@ -1,0 +1,41 @@
+import { randomUUID } from 'node:crypto';
+import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { DEFAULT_USER_TYPE } from '../../shared/domain.js';
+import { Mix } from '../mixes/mix.entity.js';
+
+export const User = defineEntity({
+  name: 'User',
+  tableName: 'app_user',
+  properties: {
+    id: p.uuid().primary().onCreate(() => randomUUID()),
+    email: p.string().length(254).unique(),
+    passwordHash: p.string().length(72).hidden(),
+    hasOptedIn: p.boolean().default(false),
+    // Unique regardless of case: enforced by the lower(user_name) index in the migration.
+    userName: p.string().length(30).nullable(),
+    displayName: p.string().length(50).default(''),
+    userType: p.string().length(20).default(DEFAULT_USER_TYPE),
+    bio: p.string().length(180).default(''),
+    userImage: p.string().length(120).nullable(),
+    latitude: p.double().$type<number>().runtimeType('number').nullable(),
+    longitude: p.double().$type<number>().runtimeType('number').nullable(),
+    isAgreedToConduct: p.boolean().default(false),
+    currentMix: () => p.manyToOne(Mix).nullable().deleteRule('set null'),
+    currentMixPos: p.double().$type<number>().runtimeType('number').default(0),
+    // Set by a successful password check; lets the SPEC's two-step change (check, then update) proceed without re-sending the old password.
+    passwordCheckedAt: p.datetime().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+  indexes: [
+    { name: 'app_user_geo_idx', expression: 'create index "app_user_geo_idx" on "app_user" using gist (geo_earth("latitude", "longitude"))' },
+    {
+      name: 'app_user_search_idx',
+      expression: 'create index "app_user_search_idx" on "app_user" using gin ("display_name" gin_trgm_ops, "user_name" gin_trgm_ops)',
+    },
+  ],
+  uniques: [
+    { name: 'app_user_user_name_lower_unique', expression: 'create unique index "app_user_user_name_lower_unique" on "app_user" (lower("user_name"))' },
+  ],
+});
+export type IUser = InferEntity<typeof User>;

@@ -1,0 +1,106 @@
+import { Field, Float, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
+import { USER_TYPES, type UserTypeCode } from '../../shared/domain.js';
+import type { Services } from '../../services.js';
+import type { IUser, } from './user.entity.js';
+import type { ProfileView } from './users.service.js';
+
+/** SPEC §3 user types as a GraphQL enum (GraphQL names cannot hold '-', hence DJ_CREATOR for 'dj-creator'). */
+export enum UserTypeEnum {
+  LISTENER = 'listener',
+  DJ = 'dj',
+  DJ_CREATOR = 'dj-creator',
+  CREATOR = 'creator',
+  ARTIST = 'artist',
+  ENGINEER = 'engineer',
+  AGENT = 'agent',
+  RETAILER = 'retailer',
+  LABEL = 'label',
+  PROMOTER = 'promoter',
+  DISTRIBUTOR = 'distributor',
+  OTHER = 'other',
+}
+registerEnumType(UserTypeEnum, { name: 'UserType', description: 'What a member does (a label only; no permissions differ).' });
+
+@ObjectType('Location')
+export class LocationObject {
+  @Field(() => Float) latitude!: number;
+  @Field(() => Float) longitude!: number;
+}
+
+@InputType('LocationInput')
+export class LocationInput {
+  @Field(() => Float) latitude!: number;
+  @Field(() => Float) longitude!: number;
+}
+
+const userTypeOf = (code: string): UserTypeEnum => (code in USER_TYPES ? (code as UserTypeEnum) : UserTypeEnum.LISTENER);
+const locationOf = (user: IUser): LocationObject | null =>
+  user.latitude === null || user.latitude === undefined || user.longitude === null || user.longitude === undefined
+    ? null
+    : { latitude: user.latitude, longitude: user.longitude };
+
+@ObjectType('User', { description: 'A member as anyone may see them.' })
+export class UserObject {
+  @Field(() => ID) id!: string;
+  @Field(() => String, { nullable: true }) userName!: string | null;
+  @Field(() => String) displayName!: string;
+  @Field(() => UserTypeEnum) userType!: UserTypeEnum;
+  @Field(() => String, { description: 'The user type as shown to people.' }) userTypeLabel!: string;
+  @Field(() => String) bio!: string;
+  @Field(() => String, { nullable: true, description: 'A 400x400 JPEG the browser can load directly.' }) imageUrl!: string | null;
+  @Field(() => Date) createdAt!: Date;
+  @Field(() => LocationObject, { nullable: true }) location!: LocationObject | null;
+  @Field(() => Boolean, { nullable: true, description: 'Whether the signed-in viewer follows this member; null when signed out or for oneself.' })
+  isFollowing!: boolean | null;
+  @Field(() => Float, { nullable: true, description: 'Kilometres between the viewer and this member; null when unknown or for oneself.' })
+  distanceKm!: number | null;
+
+  static from(services: Services, user: IUser, view?: Omit<ProfileView, 'user'>): UserObject {
+    const userType = userTypeOf(user.userType);
+    return Object.assign(new UserObject(), {
+      id: user.id,
+      userName: user.userName ?? null,
+      displayName: user.displayName,
+      userType,
+      userTypeLabel: USER_TYPES[userType as UserTypeCode],
+      bio: user.bio,
+      imageUrl: services.users.imageUrl(user),
+      createdAt: user.createdAt,
+      location: locationOf(user),
+      isFollowing: view?.isFollowing ?? null,
+      distanceKm: view?.distanceKm ?? null,
+    });
+  }
+}
+
+@ObjectType('Viewer', { description: 'The signed-in member, with what only they may see.' })
+export class ViewerObject extends UserObject {
+  @Field(() => String) email!: string;
+  @Field(() => Boolean) hasOptedIn!: boolean;
+  @Field(() => Boolean) isAgreedToConduct!: boolean;
+  @Field(() => ID, { nullable: true }) currentMixId!: string | null;
+  @Field(() => Float, { description: 'Seconds into the current mix.' }) currentMixPosition!: number;
+
+  static fromUser(services: Services, user: IUser): ViewerObject {
+    return Object.assign(new ViewerObject(), UserObject.from(services, user), {
+      email: user.email,
+      hasOptedIn: user.hasOptedIn,
+      isAgreedToConduct: user.isAgreedToConduct,
+      currentMixId: user.currentMix?.id ?? null,
+      currentMixPosition: user.currentMixPos,
+    });
+  }
+}
+
+@ObjectType('MemberSummary')
+export class MemberSummaryObject {
+  @Field(() => String) userName!: string;
+  @Field(() => String) displayName!: string;
+}
+
+@InputType('ProfileInput')
+export class ProfileInput {
+  @Field(() => String, { nullable: true }) displayName?: string;
+  @Field(() => UserTypeEnum, { nullable: true }) userType?: UserTypeEnum;
+  @Field(() => String, { nullable: true }) bio?: string;
+}

@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import { messagesOf } from '../modules/auth/auth.service.js';
+import type { Services } from '../services.js';
+import { bodyOf, requireViewer } from './request.js';
+
+/** SPEC §7 auth rows: sign-up, sign-in, password check/change, reset by email. */
+export function authRoutes(services: Services) {
+  return async (app: FastifyInstance) => {
+    app.post('/user/create-user', async (request, reply) => {
+      const body = bodyOf(request);
+      const { token } = await services.auth.signUp({ email: body.email, password: body.password, hasOptedIn: body.has_opted_in }, { ip: request.ip });
+      return reply.status(201).send({ token });
+    });
+
+    app.post('/auth', async (request) => {
+      const body = bodyOf(request);
+      const { token } = await services.auth.signIn({ email: body.email, password: body.password }, { ip: request.ip });
+      return { token };
+    });
+
+    app.post('/user/reset-password', async (request) => {
+      return { message: await services.auth.requestPasswordReset(bodyOf(request).email, { ip: request.ip }) };
+    });
+
+    // The create-password screen: the SPEC's email + newPassword, plus the token from the reset link (required).
+    app.post('/auth/update-password', async (request) => {
+      const body = bodyOf(request);
+      return { message: await services.auth.resetPassword({ email: body.email, token: body.token, newPassword: body.newPassword }) };
+    });
+
+    app.post('/user/check-password', async (request) => {
+      const viewer = await requireViewer(services, request);
+      await services.auth.checkPassword(viewer.id, bodyOf(request).password);
+      return { message: messagesOf.passwordCorrect };
+    });
+
+    app.put('/user/update-password', async (request) => {
+      const viewer = await requireViewer(services, request);
+      const body = bodyOf(request);
+      await services.auth.changePassword(viewer.id, { oldPassword: body.password ?? body.oldPassword, newPassword: body.newPassword });
+      return { message: messagesOf.passwordUpdated };
+    });
+  };
+}

@@ -1,0 +1,39 @@
+import type { IUser } from '../modules/users/user.entity.js';
+import type { MemberSummary, ProfileView } from '../modules/users/users.service.js';
+import type { Services } from '../services.js';
+
+/** GeoJSON order, as the SPEC reads `location.coordinates`: [longitude, latitude]. */
+export function locationWire(latitude: number | null | undefined, longitude: number | null | undefined) {
+  return latitude === null || latitude === undefined || longitude === null || longitude === undefined
+    ? null
+    : { type: 'Point', coordinates: [longitude, latitude] };
+}
+
+/** A member as the SPEC's wire names show them to anyone. */
+export function userWire(services: Services, user: IUser, view?: Omit<ProfileView, 'user'>) {
+  return {
+    _id: user.id,
+    user_name: user.userName ?? null,
+    display_name: user.displayName,
+    user_type: user.userType,
+    bio: user.bio,
+    user_image: services.users.imageUrl(user),
+    createdAt: user.createdAt.toISOString(),
+    location: locationWire(user.latitude, user.longitude),
+    ...(view ? { isFollowing: view.isFollowing, distance: view.distanceKm } : {}),
+  };
+}
+
+/** The signed-in member: the public fields plus what only they may see. */
+export function loggedInUserWire(services: Services, user: IUser) {
+  return {
+    ...userWire(services, user),
+    email: user.email,
+    has_opted_in: user.hasOptedIn,
+    is_agreed_to_conduct: user.isAgreedToConduct,
+    current_mix: user.currentMix?.id ?? null,
+    current_mix_pos: user.currentMixPos,
+  };
+}
+
+export const memberSummaryWire = (member: MemberSummary) => ({ user_name: member.userName, display_name: member.displayName });

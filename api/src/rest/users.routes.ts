@@ -1,0 +1,105 @@
+import type { MultipartFile } from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ProfileChanges } from '../modules/users/users.service.js';
+import type { Services } from '../services.js';
+import { InvalidInputError, PayloadTooLargeError } from '../shared/errors.js';
+import { loggedInUserWire, memberSummaryWire, userWire } from './presenters.js';
+import { bodyOf, optionalViewer, requireViewer } from './request.js';
+
+export const PROFILE_IMAGE_MAX_BYTES = 2_000_000;
+const PROFILE_FIELDS = { display_name: 'displayName', user_type: 'userType', bio: 'bio' } as const;
+
+async function readProfileForm(request: FastifyRequest): Promise<ProfileChanges> {
+  if (!request.isMultipart()) {
+    const body = bodyOf(request);
+    const changes: ProfileChanges = {};
+    for (const [wire, name] of Object.entries(PROFILE_FIELDS)) if (typeof body[wire] === 'string') changes[name] = body[wire] as string;
+    return changes;
+  }
+  const changes: ProfileChanges = {};
+  for await (const part of request.parts({ limits: { fileSize: PROFILE_IMAGE_MAX_BYTES, files: 1 } })) {
+    if (part.type === 'file') {
+      if (part.fieldname !== 'profile_image') {
+        part.file.resume();
+        throw new InvalidInputError(`Unexpected file field ${part.fieldname}`);
+      }
+      changes.image = await readImage(part);
+    } else if (part.fieldname in PROFILE_FIELDS) {
+      changes[PROFILE_FIELDS[part.fieldname as keyof typeof PROFILE_FIELDS]] = String(part.value);
+    }
+  }
+  return changes;
+}
+
+async function readImage(part: MultipartFile): Promise<Buffer | undefined> {
+  try {
+    const buffer = await part.toBuffer();
+    return buffer.length > 0 ? buffer : undefined;
+  } catch (error) {
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new PayloadTooLargeError('File too large (max. 2MB)');
+    throw error;
+  }
+}
+
+/** SPEC §7 user rows: the sign-up steps, profiles and member search. */
+export function userRoutes(services: Services) {
+  const { users } = services;
+  return async (app: FastifyInstance) => {
+    app.get('/user/logged-in-user', async (request) => {
+      const viewer = await requireViewer(services, request);
+      return loggedInUserWire(services, await users.get(viewer.id));
+    });
+
+    app.get<{ Params: { name: string } }>('/user/by-user-name/:name', async (request) => {
+      const viewer = await optionalViewer(services, request);
+      const view = await users.profile(request.params.name, viewer?.id ?? null);
+      return userWire(services, view.user, view);
+    });
+
+    app.patch('/user/add-username', async (request) => {
+      const viewer = await requireViewer(services, request);
+      const user = await users.setUserName(viewer.id, bodyOf(request).user_name);
+      return { message: 'Username saved', user_name: user.userName };
+    });
+
+    app.patch('/user/update-location', async (request) => {
+      const viewer = await requireViewer(services, request);
+      return loggedInUserWire(services, await users.setLocation(viewer.id, bodyOf(request).location));
+    });
+
+    app.patch('/user/add-user-type', async (request) => {
+      const viewer = await requireViewer(services, request);
+      return loggedInUserWire(services, await users.setUserType(viewer.id, bodyOf(request).user_type));
+    });
+
+    app.patch('/user/set-user-conduct', async (request) => {
+      const viewer = await requireViewer(services, request);
+      return loggedInUserWire(services, await users.agreeToConduct(viewer.id, bodyOf(request).is_agreed_to_conduct));
+    });
+
+    app.patch('/user/opt-in', async (request) => {
+      const viewer = await requireViewer(services, request);
+      const body = bodyOf(request);
+      const target = typeof body.userId === 'string' ? body.userId : undefined;
+      const user = await users.setOptIn(viewer.id, target, body.has_opted_in);
+      return { has_opted_in: user.hasOptedIn };
+    });
+
+    app.post('/user/add-random-mix', async (request) => {
+      const viewer = await requireViewer(services, request);
+      const user = await users.assignRandomMix(viewer.id);
+      return { current_mix: user.currentMix?.id ?? null, current_mix_pos: user.currentMixPos };
+    });
+
+    app.patch('/user/update-user', async (request) => {
+      const viewer = await requireViewer(services, request);
+      const user = await users.updateProfile(viewer.id, await readProfileForm(request));
+      return { data: loggedInUserWire(services, user) };
+    });
+
+    app.post('/user/search', async (request) => {
+      await requireViewer(services, request);
+      return (await users.search(bodyOf(request).searchString)).map(memberSummaryWire);
+    });
+  };
+}

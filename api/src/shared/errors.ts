@@ -1,0 +1,47 @@
+/** Domain errors thrown by services; http/ and graphql/ map them to status codes and error codes in one place. */
+export abstract class DomainError extends Error {
+  abstract readonly status: number;
+  abstract readonly code: string;
+}
+
+export class InvalidInputError extends DomainError {
+  readonly status = 400;
+  readonly code = 'BAD_USER_INPUT';
+}
+export class UnauthenticatedError extends DomainError {
+  readonly status = 401;
+  readonly code = 'UNAUTHENTICATED';
+  constructor(message = 'Please sign in to continue') {
+    super(message);
+  }
+}
+export class PaymentRequiredError extends DomainError {
+  readonly status = 402;
+  readonly code = 'PAYMENT_REQUIRED';
+}
+export class ForbiddenError extends DomainError {
+  readonly status = 403;
+  readonly code = 'FORBIDDEN';
+}
+export class NotFoundError extends DomainError {
+  readonly status = 404;
+  readonly code = 'NOT_FOUND';
+}
+export class ConflictError extends DomainError {
+  readonly status = 409;
+  readonly code = 'CONFLICT';
+}
+export class PayloadTooLargeError extends DomainError {
+  readonly status = 413;
+  readonly code = 'PAYLOAD_TOO_LARGE';
+}
+export class TooManyRequestsError extends DomainError {
+  readonly status = 429;
+  readonly code = 'TOO_MANY_REQUESTS';
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
