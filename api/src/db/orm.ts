@@ -1,5 +1,5 @@
-import { MikroORM } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
+import { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import { entities } from './entities.js';
 import { migrations } from './migrations/index.js';

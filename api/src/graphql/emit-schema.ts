@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { printSchema } from 'graphql';
 import { createPubSub } from '@graphql-yoga/subscription';
+import { printSchema } from 'graphql';
 import type { PubSub } from 'type-graphql';
 import { buildGraphQLSchema } from './schema.js';
 

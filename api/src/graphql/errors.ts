@@ -1,5 +1,5 @@
-import type { GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
+import type { GraphQLFormattedError } from 'graphql';
 import { DomainError } from '../shared/errors.js';
 
 /** Maps domain errors to `extensions.code`; hides the details of anything unexpected in production. */

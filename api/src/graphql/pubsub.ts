@@ -1,5 +1,5 @@
-import { createPubSub } from '@graphql-yoga/subscription';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
+import { createPubSub } from '@graphql-yoga/subscription';
 import { Redis } from 'ioredis';
 import type { PubSub } from 'type-graphql';
 

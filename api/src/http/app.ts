@@ -8,7 +8,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { GraphQLError, parse, specifiedRules, validate } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
-import { type GraphQLContext, bearerToken, viewerFromToken } from '../graphql/context.js';
+import { bearerToken, type GraphQLContext, viewerFromToken } from '../graphql/context.js';
 import { formatGraphQLError } from '../graphql/errors.js';
 import { costLimitPlugin, depthLimitRule } from '../graphql/limits.js';
 import { createPubSubFor } from '../graphql/pubsub.js';
@@ -29,7 +29,8 @@ async function graphqlViewer(services: Services, token: string | null) {
   try {
     return await viewerFromToken(services, token);
   } catch (error) {
-    if (error instanceof DomainError) throw new GraphQLError(error.message, { extensions: { code: error.code, http: { status: error.status } } });
+    if (error instanceof DomainError)
+      throw new GraphQLError(error.message, { extensions: { code: error.code, http: { status: error.status } } });
     throw error;
   }
 }
@@ -41,7 +42,6 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1_048_576,
-    disableRequestLogging: false,
   });
   app.setErrorHandler((error, request, reply) => sendError(error as Error, request, reply));
 

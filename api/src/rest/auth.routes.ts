@@ -8,7 +8,10 @@ export function authRoutes(services: Services) {
   return async (app: FastifyInstance) => {
     app.post('/user/create-user', async (request, reply) => {
       const body = bodyOf(request);
-      const { token } = await services.auth.signUp({ email: body.email, password: body.password, hasOptedIn: body.has_opted_in }, { ip: request.ip });
+      const { token } = await services.auth.signUp(
+        { email: body.email, password: body.password, hasOptedIn: body.has_opted_in },
+        { ip: request.ip },
+      );
       return reply.status(201).send({ token });
     });
 

@@ -6,7 +6,10 @@ import { User } from '../users/user.entity.js';
 export const PasswordResetToken = defineEntity({
   name: 'PasswordResetToken',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     user: () => p.manyToOne(User).deleteRule('cascade').index('password_reset_token_user_idx'),
     tokenHash: p.string().length(64).unique(),
     expiresAt: p.datetime(),

@@ -32,7 +32,13 @@ export class TokenService {
   }
 
   sign(userId: string): Promise<string> {
-    return new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(userId).setIssuer(ISSUER).setIssuedAt().setExpirationTime(this.ttl).sign(this.key);
+    return new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(userId)
+      .setIssuer(ISSUER)
+      .setIssuedAt()
+      .setExpirationTime(this.ttl)
+      .sign(this.key);
   }
 
   async verify(token: string): Promise<Viewer> {

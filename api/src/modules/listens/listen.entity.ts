@@ -7,7 +7,10 @@ import { User } from '../users/user.entity.js';
 export const Listen = defineEntity({
   name: 'Listen',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     mix: () => p.manyToOne(Mix).deleteRule('cascade').index('listen_mix_idx'),
     user: () => p.manyToOne(User).nullable().deleteRule('set null').index('listen_user_idx'),
     startedAt: p.datetime(),

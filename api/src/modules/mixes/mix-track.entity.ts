@@ -7,7 +7,10 @@ import { Mix } from './mix.entity.js';
 export const MixTrack = defineEntity({
   name: 'MixTrack',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     mix: () => p.manyToOne(Mix).deleteRule('cascade'),
     track: () => p.manyToOne(Track).deleteRule('cascade').index('mix_track_track_idx'),
     position: p.integer(),

@@ -8,7 +8,10 @@ export const WAVEFORM_STATES = ['pending', 'ready', 'failed'] as const;
 export const Mix = defineEntity({
   name: 'Mix',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     owner: () => p.manyToOne(User).deleteRule('cascade').index('mix_owner_idx'),
     title: p.string().length(200),
     genre: p.string().length(32),
@@ -28,7 +31,10 @@ export const Mix = defineEntity({
     deactivatedAt: p.datetime().nullable(),
     playCount: p.integer().default(0),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   indexes: [
     { name: 'mix_geo_idx', expression: 'create index "mix_geo_idx" on "mix" using gist (geo_earth("latitude", "longitude"))' },

@@ -10,7 +10,10 @@ export const PAYMENT_STATUSES = ['created', 'paid', 'canceled', 'failed'] as con
 export const Payment = defineEntity({
   name: 'Payment',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     user: () => p.manyToOne(User).deleteRule('cascade').index('payment_user_idx'),
     mix: () => p.manyToOne(Mix).nullable().deleteRule('set null'),
     kind: p.enum(PAYMENT_KINDS),
@@ -31,7 +34,10 @@ export const ENTITLEMENT_SOURCES = ['code', 'single', 'subscription'] as const;
 export const Entitlement = defineEntity({
   name: 'Entitlement',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     user: () => p.manyToOne(User).deleteRule('cascade').index('entitlement_user_idx'),
     mix: () => p.manyToOne(Mix).nullable().deleteRule('cascade'),
     payment: () => p.manyToOne(Payment).nullable().deleteRule('set null'),

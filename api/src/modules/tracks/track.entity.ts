@@ -14,7 +14,10 @@ export interface TrackLabel {
 export const Track = defineEntity({
   name: 'Track',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     title: p.string().length(300),
     creators: p.json<Creator[]>(),
     label: p.json<TrackLabel>().nullable(),

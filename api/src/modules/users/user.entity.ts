@@ -7,7 +7,10 @@ export const User = defineEntity({
   name: 'User',
   tableName: 'app_user',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     email: p.string().length(254).unique(),
     passwordHash: p.string().length(72).hidden(),
     hasOptedIn: p.boolean().default(false),
@@ -25,17 +28,26 @@ export const User = defineEntity({
     // Set by a successful password check; lets the SPEC's two-step change (check, then update) proceed without re-sending the old password.
     passwordCheckedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   indexes: [
-    { name: 'app_user_geo_idx', expression: 'create index "app_user_geo_idx" on "app_user" using gist (geo_earth("latitude", "longitude"))' },
+    {
+      name: 'app_user_geo_idx',
+      expression: 'create index "app_user_geo_idx" on "app_user" using gist (geo_earth("latitude", "longitude"))',
+    },
     {
       name: 'app_user_search_idx',
       expression: 'create index "app_user_search_idx" on "app_user" using gin ("display_name" gin_trgm_ops, "user_name" gin_trgm_ops)',
     },
   ],
   uniques: [
-    { name: 'app_user_user_name_lower_unique', expression: 'create unique index "app_user_user_name_lower_unique" on "app_user" (lower("user_name"))' },
+    {
+      name: 'app_user_user_name_lower_unique',
+      expression: 'create unique index "app_user_user_name_lower_unique" on "app_user" (lower("user_name"))',
+    },
   ],
 });
 export type IUser = InferEntity<typeof User>;

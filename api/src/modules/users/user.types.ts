@@ -1,7 +1,7 @@
 import { Field, Float, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
-import { USER_TYPES, type UserTypeCode } from '../../shared/domain.js';
 import type { Services } from '../../services.js';
-import type { IUser, } from './user.entity.js';
+import { USER_TYPES, type UserTypeCode } from '../../shared/domain.js';
+import type { IUser } from './user.entity.js';
 import type { ProfileView } from './users.service.js';
 
 /** SPEC §3 user types as a GraphQL enum (GraphQL names cannot hold '-', hence DJ_CREATOR for 'dj-creator'). */
@@ -50,7 +50,10 @@ export class UserObject {
   @Field(() => String, { nullable: true, description: 'A 400x400 JPEG the browser can load directly.' }) imageUrl!: string | null;
   @Field(() => Date) createdAt!: Date;
   @Field(() => LocationObject, { nullable: true }) location!: LocationObject | null;
-  @Field(() => Boolean, { nullable: true, description: 'Whether the signed-in viewer follows this member; null when signed out or for oneself.' })
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Whether the signed-in viewer follows this member; null when signed out or for oneself.',
+  })
   isFollowing!: boolean | null;
   @Field(() => Float, { nullable: true, description: 'Kilometres between the viewer and this member; null when unknown or for oneself.' })
   distanceKm!: number | null;

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import type { Orm } from '../../db/orm.js';
-import { isUserTypeCode, type UserTypeCode, USER_TYPE_CODES } from '../../shared/domain.js';
+import { isUserTypeCode, USER_TYPE_CODES, type UserTypeCode } from '../../shared/domain.js';
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from '../../shared/errors.js';
 import { bioSchema, displayNameSchema, firstMessage, userNameSchema } from '../../shared/validation.js';
 import { PROFILE_IMAGE_RULE, toSquareJpeg } from '../media/images.js';
@@ -37,7 +37,10 @@ export interface ProfileChanges {
 export const SEARCH_LIMIT = 8;
 
 const locationSchema = z.object({
-  latitude: z.number({ error: 'latitude must be a number' }).min(-90, 'latitude must be between -90 and 90').max(90, 'latitude must be between -90 and 90'),
+  latitude: z
+    .number({ error: 'latitude must be a number' })
+    .min(-90, 'latitude must be between -90 and 90')
+    .max(90, 'latitude must be between -90 and 90'),
   longitude: z
     .number({ error: 'longitude must be a number' })
     .min(-180, 'longitude must be between -180 and 180')
@@ -100,15 +103,15 @@ export class UsersService {
   setUserName(userId: string, rawUserName: unknown): Promise<IUser> {
     const userName = parse(userNameSchema, rawUserName);
     return this.change(userId, async (user, em) => {
-      const taken = await em.getConnection().execute<{ id: string }[]>('select id from app_user where lower(user_name) = lower(?) and id <> ?', [
-        userName,
-        userId,
-      ]);
+      const taken = await em
+        .getConnection()
+        .execute<{ id: string }[]>('select id from app_user where lower(user_name) = lower(?) and id <> ?', [userName, userId]);
       if (taken.length > 0) throw new ConflictError(`The username ${userName} is already taken`);
       user.userName = userName;
     }).catch((error) => {
       // Two sign-ups racing for one name: the unique index decides, the loser gets the same clear message.
-      if (String(error?.message).includes('app_user_user_name_lower_unique')) throw new ConflictError(`The username ${userName} is already taken`);
+      if (String(error?.message).includes('app_user_user_name_lower_unique'))
+        throw new ConflictError(`The username ${userName} is already taken`);
       throw error;
     });
   }
@@ -146,13 +149,11 @@ export class UsersService {
   /** Gives the member a random published, active, unexpired mix as the current mix; none is not an error. */
   assignRandomMix(userId: string): Promise<IUser> {
     return this.change(userId, async (user, em) => {
-      const [row] = await em
-        .getConnection()
-        .execute<{ id: string }[]>(
-          `select id from mix where status = 'published' and deactivated_at is null and (expires_at is null or expires_at > now())
+      const [row] = await em.getConnection().execute<{ id: string }[]>(
+        `select id from mix where status = 'published' and deactivated_at is null and (expires_at is null or expires_at > now())
            offset floor(random() * (select count(*) from mix where status = 'published' and deactivated_at is null and (expires_at is null or expires_at > now())))
            limit 1`,
-        );
+      );
       user.currentMix = row ? em.getReference(Mix, row.id) : null;
       user.currentMixPos = 0;
     });
