@@ -8,6 +8,7 @@ import { RateLimits } from './modules/auth/rate-limits.js';
 import { TokenService } from './modules/auth/tokens.js';
 import { Mailer } from './modules/mail/mailer.js';
 import { LocalStorage, type StorageDriver } from './modules/media/storage.js';
+import { MixesService } from './modules/mixes/mixes.service.js';
 import { UsersService } from './modules/users/users.service.js';
 
 export interface Services {
@@ -16,6 +17,7 @@ export interface Services {
   storage: StorageDriver;
   auth: AuthService;
   users: UsersService;
+  mixes: MixesService;
   close(): Promise<void>;
 }
 
@@ -31,6 +33,7 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
     storage,
     auth: new AuthService(orm, tokens, new RateLimits(redis), mailer, config.PUBLIC_URL),
     users: new UsersService(orm, storage),
+    mixes: new MixesService(orm),
     async close() {
       mailer.close();
       redis?.disconnect();
