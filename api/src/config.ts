@@ -1,22 +1,18 @@
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 
-const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
-const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
 const optionalUrl = (protocols: string[]) =>
-  z.preprocess(
-    emptyAsUndefined,
-    z
-      .string()
-      .refine((v) => URL.canParse(v) && protocols.includes(new URL(v).protocol), {
-        message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
-      })
-      .optional(),
-  );
+  z
+    .string()
+    .refine((v) => URL.canParse(v) && protocols.includes(new URL(v).protocol), {
+      message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
+    })
+    .optional();
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 const flag = (fallback: boolean) =>
   z
-    .preprocess(emptyAsUndefined, z.enum(['0', '1', 'true', 'false']).default(fallback ? '1' : '0'))
+    .enum(['0', '1', 'true', 'false'])
+    .default(fallback ? '1' : '0')
     .transform((v) => v === '1' || v === 'true');
 
 const envSchema = z.object({
@@ -27,7 +23,7 @@ const envSchema = z.object({
   PUBLIC_URL: optionalUrl(['http:', 'https:']),
   DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
   EMBEDDED_PG_PORT: port(54329),
-  JWT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   JWT_TTL: z
     .string()
     .regex(/^\d+[smhdw]$/, 'must look like 30d, 12h or 3600s')
@@ -36,7 +32,7 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('mixcrate <no-reply@mixcrate.local>'),
   BETA_CODES: z.string().default('free-mix'),
   REDIS_URL: optionalUrl(['redis:', 'rediss:']),
-  GCS_BUCKET: optionalString,
+  GCS_BUCKET: z.string().optional(),
   DEMO: flag(true),
   TRUST_PROXY: flag(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -57,7 +53,8 @@ export class ConfigError extends Error {}
 
 /** Parses and validates every environment variable the server reads; throws one readable message listing every problem. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, baseDir = env.INIT_CWD ?? process.cwd()): Config {
-  const parsed = envSchema.safeParse(env);
+  // An empty variable (FOO=) means "use the default", as in most twelve-factor tools.
+  const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
