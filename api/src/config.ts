@@ -36,7 +36,7 @@ const envSchema = z.object({
   DEMO: flag(true),
   TRUST_PROXY: flag(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).default(8),
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(8),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(10).default(2000),
 });
 

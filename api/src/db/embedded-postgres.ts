@@ -67,7 +67,14 @@ export async function startEmbeddedPostgres(
 
   if (!existsSync(join(dataDir, 'PG_VERSION'))) {
     log.info({ dataDir }, 'creating the embedded PostgreSQL cluster');
-    await pg.initialise();
+    await pg.initialise().catch((error: Error) => {
+      if (isRoot() && /Permission denied/.test(String(error?.message))) {
+        throw new Error(
+          `The embedded PostgreSQL runs as the OS user 'postgres', which cannot enter ${dir}: let it through (chmod o+x on DATA_DIR and the folders above it) or set DATABASE_URL`,
+        );
+      }
+      throw error;
+    });
   }
   await stopOrphan(dataDir, log);
   try {

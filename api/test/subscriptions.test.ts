@@ -1,0 +1,62 @@
+import { createClient } from 'graphql-ws';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import WebSocket from 'ws';
+import { createTestApp, signUpMember, type TestApp } from './support/app.js';
+
+let t: TestApp;
+let wsUrl: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = t.app.server.address() as { port: number };
+  wsUrl = `ws://127.0.0.1:${address.port}/graphql`;
+});
+afterAll(() => t.close());
+
+test('graphql-ws on the same port and path pushes a profile when it changes', async () => {
+  const member = await signUpMember(t.app, { userName: 'live_profile' });
+  const client = createClient({
+    url: wsUrl,
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${member.token}` },
+    lazy: false,
+  });
+  const received: unknown[] = [];
+  const done = new Promise<void>((resolve, reject) => {
+    const stop = client.subscribe(
+      { query: 'subscription { profileUpdated(userName: "LIVE_PROFILE") { userName displayName } }' },
+      {
+        next: (value) => {
+          received.push(value.data);
+          stop();
+          resolve();
+        },
+        error: reject,
+        complete: () => undefined,
+      },
+    );
+  });
+  // Give the subscription a moment to register before the change it waits for.
+  await new Promise((r) => setTimeout(r, 200));
+  await t.app.inject({
+    method: 'PATCH',
+    url: '/api/user/update-user',
+    headers: { 'x-auth-token': member.token },
+    payload: { display_name: 'Live Now' },
+  });
+  await done;
+  expect(received).toEqual([{ profileUpdated: { userName: 'live_profile', displayName: 'Live Now' } }]);
+  await client.dispose();
+});
+
+test('a malformed subscription is answered with an error, not a dropped socket', async () => {
+  const client = createClient({ url: wsUrl, webSocketImpl: WebSocket });
+  const error = await new Promise<unknown>((resolve) => {
+    client.subscribe(
+      { query: 'subscription { profileUpdated(userName: ' },
+      { next: () => undefined, error: resolve, complete: () => resolve(null) },
+    );
+  });
+  expect(JSON.stringify(error)).toMatch(/Syntax Error/);
+  await client.dispose();
+});
