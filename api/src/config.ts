@@ -32,8 +32,6 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('mixcrate <no-reply@mixcrate.local>'),
   BETA_CODES: z.string().default('free-mix'),
   REDIS_URL: optionalUrl(['redis:', 'rediss:']),
-  GCS_BUCKET: z.string().optional(),
-  DEMO: flag(true),
   TRUST_PROXY: flag(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(8),

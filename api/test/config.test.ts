@@ -9,7 +9,6 @@ describe('configuration', () => {
       DATA_DIR: '/srv/mixcrate/data',
       PUBLIC_URL: 'http://localhost:4000',
       BETA_CODES: ['free-mix'],
-      DEMO: true,
       isProduction: false,
     });
     expect(config.DATABASE_URL).toBeUndefined();

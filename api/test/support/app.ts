@@ -41,8 +41,8 @@ async function dropTestDatabase(url: string): Promise<void> {
 }
 
 /** The whole app (migrations applied, real PostgreSQL, a temporary DATA_DIR) without listening on a port. */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const databaseUrl = await createTestDatabase();
+export async function createTestApp(env: Record<string, string> = {}, shared?: { databaseUrl: string }): Promise<TestApp> {
+  const databaseUrl = shared?.databaseUrl ?? (await createTestDatabase());
   const dataDir = await mkdtemp(join(tmpdir(), 'mixcrate-test-data-'));
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', ...env });
   const orm = await openOrm(databaseUrl);
@@ -60,7 +60,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       await app.close();
       await services.close();
       await orm.close();
-      await dropTestDatabase(databaseUrl);
+      if (!shared) await dropTestDatabase(databaseUrl);
       await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,0 +1,16 @@
+# Production image: the API serving the built web app. Node 22 LTS (MikroORM 7 declares Node >= 22.17).
+FROM node:22-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY api/package.json api/
+COPY web/package.json web/
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build -w web
+
+FROM node:22-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build /app /app
+EXPOSE 4000
+CMD ["npm", "run", "start", "-w", "api"]
