@@ -13,6 +13,7 @@ export interface Mail {
 /** Sends mail over SMTP_URL; without it, writes each message to DATA_DIR/outbox as an .eml file and logs where. */
 export class Mailer {
   private readonly transport: Transporter;
+  private readonly usesOutbox: boolean;
 
   constructor(
     smtpUrl: string | undefined,
@@ -23,8 +24,6 @@ export class Mailer {
     this.transport = smtpUrl ? nodemailer.createTransport(smtpUrl) : nodemailer.createTransport({ streamTransport: true, buffer: true });
     this.usesOutbox = !smtpUrl;
   }
-
-  private readonly usesOutbox: boolean;
 
   async send(mail: Mail): Promise<void> {
     const info = await this.transport.sendMail({ from: this.from, ...mail });
