@@ -1,0 +1,40 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const WEB_DIR = fileURLToPath(new URL('../..', import.meta.url));
+export const REPO_DIR = join(WEB_DIR, '..');
+export const DIST_DIR = join(WEB_DIR, 'dist');
+
+/** What the build reads: when any of it is newer than dist/index.html, the build is stale. */
+const INPUTS = ['index.html', 'vite.config.ts', 'package.json', 'public', 'src', '../api/src/shared'];
+
+function newestMtime(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
+  return newest;
+}
+
+export function webBuildIsFresh(): boolean {
+  const built = join(DIST_DIR, 'index.html');
+  if (!existsSync(built)) return false;
+  const builtAt = statSync(built).mtimeMs;
+  return INPUTS.every((input) => newestMtime(join(WEB_DIR, input)) <= builtAt);
+}
+
+/** Runs `vite build` for web/ unless web/dist is already newer than everything it is built from. */
+export function ensureWebBuild(): 'fresh' | 'built' {
+  if (webBuildIsFresh()) return 'fresh';
+  const require = createRequire(import.meta.url);
+  const viteBin = join(dirname(require.resolve('vite/package.json')), 'bin', 'vite.js');
+  const result = spawnSync(process.execPath, [viteBin, 'build', '--logLevel', 'warn'], { cwd: WEB_DIR, encoding: 'utf8' });
+  if (result.status !== 0) {
+    throw new Error(`vite build failed (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
+  }
+  return 'built';
+}

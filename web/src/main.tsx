@@ -1,0 +1,17 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router/dom';
+import { AuthProvider } from './auth/auth';
+import { createAppRouter } from './router';
+import './styles/global.css';
+
+const container = document.getElementById('root');
+if (!container) throw new Error('index.html has no #root element');
+
+createRoot(container).render(
+  <StrictMode>
+    <AuthProvider>
+      <RouterProvider router={createAppRouter()} />
+    </AuthProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,84 @@
+import { useEffect } from 'react';
+import { Link } from 'react-router';
+import { useAuth } from '../../auth/auth';
+import buttons from '../../components/Button.module.css';
+import { Footer } from '../../components/Footer';
+import { Logo } from '../../components/Logo';
+import styles from './LandingPage.module.css';
+
+const FEATURES = [
+  { title: 'Tracklists, matched', text: 'Upload a mix and we listen for the tracks in it, so every set comes with its tracklist.' },
+  { title: 'Mixes near you', text: 'Browse by genre and distance: hear what DJs 7 km away are playing tonight.' },
+  { title: 'Share anywhere', text: 'One public link for a mix or a profile. Listeners need no account to press play.' },
+];
+
+/** SPEC §2 `/`: the closed-beta landing page. Loading it clears the stored login. */
+export function LandingPage() {
+  const { signOut } = useAuth();
+
+  // SPEC §2: loading / clears token, user_name, location and user_type. The auth state is cleared with them, so the
+  // SPEC's "if a token still exists, go to /home" cannot happen here: the landing page always ends the stored login.
+  useEffect(() => {
+    signOut();
+  }, [signOut]);
+
+  return (
+    <>
+      <header className={styles.header}>
+        <Logo />
+        <span className={styles.beta}>Closed beta</span>
+      </header>
+
+      <main className={styles.main}>
+        <section className={styles.hero} aria-labelledby="hero-title">
+          <div className={styles.heroText}>
+            <p className={styles.kicker}>For DJs and listeners</p>
+            <h1 id="hero-title" className={styles.title}>
+              Your mixes. <span className={styles.highlight}>Every track found.</span>
+            </h1>
+            <p className={styles.lead}>Upload a DJ mix, get its tracklist matched, and discover the sets being made near you.</p>
+            <div className={styles.actions}>
+              <Link to="/signin" className={buttons.primary}>
+                Login
+              </Link>
+              <p className={styles.code}>
+                New here? Your first upload is free with code <strong>free-mix</strong>.
+              </p>
+            </div>
+          </div>
+
+          <div className={styles.visual} aria-hidden="true">
+            <div className={styles.eq}>
+              {Array.from({ length: 24 }, (_, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: a fixed row of decorative bars
+                <span key={i} style={{ animationDelay: `${(i * 137) % 900}ms` }} />
+              ))}
+            </div>
+            <div className={styles.match}>
+              <span className={styles.matchDot} />
+              <span>
+                <strong>Track matched</strong> · two DJs <strong>{'7\u00a0km'}</strong> apart
+              </span>
+            </div>
+          </div>
+        </section>
+
+        <section className={styles.features} aria-labelledby="different-title">
+          <h2 id="different-title" className={styles.featuresTitle}>
+            What&apos;s different?
+          </h2>
+          <ul className={styles.featureList}>
+            {FEATURES.map((feature) => (
+              <li key={feature.title} className={styles.feature}>
+                <h3>{feature.title}</h3>
+                <p>{feature.text}</p>
+              </li>
+            ))}
+          </ul>
+        </section>
+      </main>
+
+      <Footer />
+    </>
+  );
+}

@@ -1,0 +1,136 @@
+import { useMutation } from '@apollo/client/react';
+import { signInFormSchema } from '@mixcrate/api/validation';
+import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { useAuth } from '../../auth/auth';
+import buttons from '../../components/Button.module.css';
+import { Logo } from '../../components/Logo';
+import { TextField } from '../../components/TextField';
+import { SignInDocument } from '../../gql/graphql';
+import { validate } from '../../lib/form-errors';
+import styles from './SignInPage.module.css';
+
+type Field = 'email' | 'password' | 'confirmPassword';
+type Values = Record<Field, string>;
+
+/** SPEC §2: after 'Next' is clicked, go to /home after 750 ms. */
+export const NEXT_DELAY_MS = 750;
+/** SPEC §8: what the screen says when the server rejects the sign-in. */
+export const SIGN_IN_REJECTED = 'Please check details and try again.';
+
+const EMPTY: Values = { email: '', password: '', confirmPassword: '' };
+
+/** SPEC §2 `/signin`: 'Let's login' with email, password and confirmation, validated with the shared SPEC §5 rules. */
+export function SignInPage() {
+  const navigate = useNavigate();
+  const auth = useAuth();
+  const [values, setValues] = useState<Values>(EMPTY);
+  const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
+  const [submitted, setSubmitted] = useState(false);
+  const [leaving, setLeaving] = useState(false);
+  const [signIn, { data, error, loading, reset }] = useMutation(SignInDocument);
+  const nextButton = useRef<HTMLButtonElement>(null);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+
+  const validation = validate(signInFormSchema, values);
+  const shownError = (field: Field) => (submitted || touched[field] ? validation.errors[field] : undefined);
+  const signedIn = data?.signIn;
+
+  useEffect(() => () => clearTimeout(timer.current), []);
+  useEffect(() => {
+    if (signedIn) nextButton.current?.focus();
+  }, [signedIn]);
+
+  const change = (field: Field) => (event: ChangeEvent<HTMLInputElement>) => {
+    const value = event.target.value;
+    setValues((current) => ({ ...current, [field]: value }));
+    if (error) reset();
+  };
+  const blur = (field: Field) => () => setTouched((current) => ({ ...current, [field]: true }));
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setSubmitted(true);
+    if (!validation.ok || loading) return;
+    const { email, password } = validation.data;
+    try {
+      const result = await signIn({ variables: { input: { email, password } } });
+      const session = result.data?.signIn;
+      if (session) auth.signIn({ token: session.token, userName: session.viewer.userName });
+    } catch {
+      // The hook's `error` shows the alert.
+    }
+  }
+
+  function next() {
+    setLeaving(true);
+    timer.current = setTimeout(() => navigate('/home'), NEXT_DELAY_MS);
+  }
+
+  return (
+    <div className={styles.page}>
+      <header className={styles.header}>
+        <Logo />
+      </header>
+      <main className={styles.main}>
+        <section className={styles.card} aria-labelledby="signin-title">
+          <h1 id="signin-title" className={styles.title}>
+            Let&apos;s login
+          </h1>
+
+          {signedIn ? (
+            <div className={styles.success} role="status">
+              <p className={styles.successText}>You&apos;re in{signedIn.viewer.userName ? `, @${signedIn.viewer.userName}` : ''}.</p>
+              <button ref={nextButton} type="button" className={buttons.primary} onClick={next} disabled={leaving}>
+                {leaving ? 'Opening your crate…' : 'Next'}
+              </button>
+            </div>
+          ) : (
+            <form className={styles.form} onSubmit={submit} noValidate>
+              <p className={styles.subtitle}>Welcome back. Sign in to play, save and share mixes.</p>
+              <TextField
+                label="Email"
+                name="email"
+                type="email"
+                autoComplete="email"
+                inputMode="email"
+                value={values.email}
+                onChange={change('email')}
+                onBlur={blur('email')}
+                error={shownError('email')}
+              />
+              <TextField
+                label="Password"
+                name="password"
+                type="password"
+                autoComplete="current-password"
+                value={values.password}
+                onChange={change('password')}
+                onBlur={blur('password')}
+                error={shownError('password')}
+              />
+              <TextField
+                label="Confirm password"
+                name="confirmPassword"
+                type="password"
+                autoComplete="current-password"
+                value={values.confirmPassword}
+                onChange={change('confirmPassword')}
+                onBlur={blur('confirmPassword')}
+                error={shownError('confirmPassword')}
+              />
+              {error ? (
+                <div className={styles.alert} role="alert">
+                  {SIGN_IN_REJECTED}
+                </div>
+              ) : null}
+              <button type="submit" className={buttons.primary} disabled={loading} aria-busy={loading || undefined}>
+                {loading ? 'Logging in…' : 'Login'}
+              </button>
+            </form>
+          )}
+        </section>
+      </main>
+    </div>
+  );
+}

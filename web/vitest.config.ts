@@ -1,0 +1,15 @@
+import { defineConfig, mergeConfig } from 'vitest/config';
+import viteConfig from './vite.config.ts';
+
+/** Component tests in jsdom. The browser journeys in e2e/ run separately (vitest.e2e.config.ts). */
+export default mergeConfig(
+  viteConfig,
+  defineConfig({
+    test: {
+      environment: 'jsdom',
+      include: ['src/**/*.test.tsx', 'src/**/*.test.ts'],
+      setupFiles: ['src/test/setup.ts'],
+      css: { modules: { classNameStrategy: 'non-scoped' } },
+    },
+  }),
+);

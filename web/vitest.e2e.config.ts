@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Browser journeys: Debian's Chromium (playwright-core) against the production build served by the real API on a real
+ * PostgreSQL. e2e/global-setup.ts builds web/dist when it is missing or stale and starts the server once for the run.
+ */
+export default defineConfig({
+  test: {
+    environment: 'node',
+    include: ['e2e/**/*.e2e.test.ts'],
+    globalSetup: ['e2e/global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 180_000,
+    // One browser per file; files may run in parallel against the one server.
+    pool: 'forks',
+  },
+});
