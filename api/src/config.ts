@@ -36,6 +36,12 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(8),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(10).default(2000),
+  GCS_BUCKET: z.string().min(3).optional(),
+  GCS_API_ENDPOINT: optionalUrl(['http:', 'https:']),
+  GCS_PROJECT_ID: z.string().min(1).optional(),
+  UPLOAD_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  WAVEFORM_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(3),
+  WAVEFORM_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(30),
 });
 
 export type Env = z.infer<typeof envSchema>;

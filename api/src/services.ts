@@ -6,8 +6,16 @@ import type { Orm } from './db/orm.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { RateLimits } from './modules/auth/rate-limits.js';
 import { TokenService } from './modules/auth/tokens.js';
+import { FollowsService } from './modules/follows/follows.service.js';
+import { LibraryService } from './modules/library/library.service.js';
+import { ListensService } from './modules/listens/listens.service.js';
 import { Mailer } from './modules/mail/mailer.js';
-import { LocalStorage, type StorageDriver } from './modules/media/storage.js';
+import { MediaService } from './modules/media/media.service.js';
+import { MixFileCache } from './modules/media/mix-file-cache.js';
+import { ResumableUploads } from './modules/media/resumable-uploads.js';
+import type { StorageDriver } from './modules/media/storage.js';
+import { createStorage } from './modules/media/storage-factory.js';
+import { WaveformService } from './modules/media/waveform.service.js';
 import { MixesService } from './modules/mixes/mixes.service.js';
 import { UsersService } from './modules/users/users.service.js';
 
@@ -18,6 +26,10 @@ export interface Services {
   auth: AuthService;
   users: UsersService;
   mixes: MixesService;
+  library: LibraryService;
+  follows: FollowsService;
+  listens: ListensService;
+  media: MediaService;
   close(): Promise<void>;
 }
 
@@ -26,15 +38,38 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
   const tokens = await TokenService.create(config.JWT_SECRET, config.DATA_DIR, config.JWT_TTL);
   const mailer = new Mailer(config.SMTP_URL, config.MAIL_FROM, join(config.DATA_DIR, 'outbox'), log);
-  const storage = new LocalStorage(join(config.DATA_DIR, 'media'));
+  const storage = createStorage(config);
+  const mixes = new MixesService(orm, storage, config.BETA_CODES);
+  const auth = new AuthService(orm, tokens, new RateLimits(redis), mailer, config.PUBLIC_URL);
+  const waveforms = new WaveformService(
+    orm,
+    storage,
+    {
+      connectionString: orm.config.get('clientUrl') ?? '',
+      retryLimit: config.WAVEFORM_RETRY_LIMIT,
+      retryDelaySeconds: config.WAVEFORM_RETRY_DELAY_SECONDS,
+    },
+    log,
+  );
+  const uploads = new ResumableUploads(join(config.DATA_DIR, 'uploads'), (token) => auth.authenticate(token), {
+    trustProxy: config.TRUST_PROXY,
+  });
+  const fileCache = new MixFileCache(orm.config.get('clientUrl') ?? '', log);
+  const media = new MediaService(orm, storage, mixes, uploads, waveforms, log, fileCache);
+  await waveforms.resumePending();
   return {
     config,
     orm,
     storage,
-    auth: new AuthService(orm, tokens, new RateLimits(redis), mailer, config.PUBLIC_URL),
+    auth,
     users: new UsersService(orm, storage),
-    mixes: new MixesService(orm),
+    mixes,
+    library: new LibraryService(orm, mixes),
+    follows: new FollowsService(orm),
+    listens: new ListensService(orm),
+    media,
     async close() {
+      await media.close();
       mailer.close();
       redis?.disconnect();
     },

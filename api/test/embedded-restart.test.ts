@@ -43,7 +43,9 @@ test('without DATABASE_URL the server runs an embedded PostgreSQL under DATA_DIR
     });
     expect(signedIn.status).toBe(200);
     // The token from before the restart is still good: the generated secret lives in DATA_DIR too.
-    const me = await fetch(`${second.url}/api/user/logged-in-user`, { headers: { "x-auth-token": ((await created.json()) as { token: string }).token } });
+    const me = await fetch(`${second.url}/api/user/logged-in-user`, {
+      headers: { 'x-auth-token': ((await created.json()) as { token: string }).token },
+    });
     expect(me.status).toBe(200);
   } finally {
     await second.stop();

@@ -16,14 +16,3 @@ test('running the migrations again changes nothing', async () => {
   expect(await t.services.orm.migrator.getPending()).toEqual([]);
   await t.services.orm.migrator.up();
 });
-
-test('a radius query over mix locations is served by the GiST index', async () => {
-  const connection = t.services.orm.em.getConnection();
-  await connection.execute('set enable_seqscan = off');
-  const plan = await connection.execute<{ 'QUERY PLAN': string }[]>(
-    `explain select id from mix
-      where earth_box(geo_earth(52.52, 13.405), 100000) @> geo_earth(latitude, longitude)
-        and earth_distance(geo_earth(52.52, 13.405), geo_earth(latitude, longitude)) <= 100000`,
-  );
-  expect(plan.map((row) => row['QUERY PLAN']).join('\n')).toContain('mix_geo_idx');
-});

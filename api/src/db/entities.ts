@@ -4,9 +4,23 @@ import { SavedMix } from '../modules/library/saved-mix.entity.js';
 import { SavedTrack } from '../modules/library/saved-track.entity.js';
 import { Listen } from '../modules/listens/listen.entity.js';
 import { Mix } from '../modules/mixes/mix.entity.js';
+import { MixFeedTally } from '../modules/mixes/mix-feed-tally.entity.js';
 import { MixTrack } from '../modules/mixes/mix-track.entity.js';
 import { Entitlement, Payment } from '../modules/payments/payment.entity.js';
 import { Track } from '../modules/tracks/track.entity.js';
 import { User } from '../modules/users/user.entity.js';
 
-export const entities = [User, Follow, Mix, Track, MixTrack, Listen, SavedMix, SavedTrack, Payment, Entitlement, PasswordResetToken];
+export const entities = [
+  User,
+  Follow,
+  Mix,
+  Track,
+  MixTrack,
+  Listen,
+  SavedMix,
+  SavedTrack,
+  Payment,
+  Entitlement,
+  PasswordResetToken,
+  MixFeedTally,
+];

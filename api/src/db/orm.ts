@@ -15,7 +15,8 @@ export async function openOrm(url: string, log?: Pick<FastifyBaseLogger, 'debug'
     debug,
     logger: (message) => log?.debug({ orm: message }, 'orm'),
     migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, snapshot: false },
-    schemaGenerator: { ignoreRoutines: true },
+    // Hand-written SQL functions and triggers (geo_earth, the media cache's notify trigger) live in migrations only.
+    schemaGenerator: { ignoreRoutines: true, ignoreTriggers: true },
     allowGlobalContext: false,
   });
 }

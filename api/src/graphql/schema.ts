@@ -2,9 +2,22 @@ import 'reflect-metadata';
 import type { GraphQLSchema } from 'graphql';
 import { buildSchema, type PubSub } from 'type-graphql';
 import { AuthResolver } from '../modules/auth/auth.resolver.js';
+import { FollowsResolver } from '../modules/follows/follows.resolver.js';
+import { LibraryResolver } from '../modules/library/library.resolver.js';
+import { ListensResolver } from '../modules/listens/listens.resolver.js';
+import { MixMediaResolver } from '../modules/media/media.resolver.js';
+import { MixesResolver } from '../modules/mixes/mixes.resolver.js';
 import { UsersResolver } from '../modules/users/users.resolver.js';
 
-export const resolvers = [AuthResolver, UsersResolver] as const;
+export const resolvers = [
+  AuthResolver,
+  UsersResolver,
+  MixMediaResolver,
+  MixesResolver,
+  LibraryResolver,
+  FollowsResolver,
+  ListensResolver,
+] as const;
 
 export function buildGraphQLSchema(pubSub?: PubSub): Promise<GraphQLSchema> {
   return buildSchema({ resolvers, pubSub, validate: false, emitSchemaFile: false });

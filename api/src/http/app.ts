@@ -18,6 +18,7 @@ import { registerRestRoutes } from '../rest/index.js';
 import type { Services } from '../services.js';
 import { DomainError } from '../shared/errors.js';
 import { sendError } from './errors.js';
+import { mediaDeliveryRoutes } from './media-delivery.js';
 
 export interface AppOptions {
   logger?: FastifyBaseLogger;
@@ -48,9 +49,10 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(fastifyMultipart, { limits: { fields: 20, fileSize: 320 * 1024 * 1024, files: 4, parts: 30 } });
 
   const { pubSub, close: closePubSub } = createPubSubFor(config.REDIS_URL);
-  const unsubscribe = services.users.onProfileChanged((user) =>
-    pubSub.publish(Topics.ProfileUpdated, { id: user.id, userName: user.userName ?? null }),
-  );
+  const unsubscribers = [
+    services.users.onProfileChanged((user) => pubSub.publish(Topics.ProfileUpdated, { id: user.id, userName: user.userName ?? null })),
+    services.listens.onListenerCountChanged((event) => pubSub.publish(Topics.ListenerCount, event)),
+  ];
   const schema = await buildGraphQLSchema(pubSub);
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
@@ -99,14 +101,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
 
   await app.register(registerRestRoutes(services), { prefix: '/api' });
 
-  await app.register(fastifyStatic, {
-    root: join(config.DATA_DIR, 'media'),
-    prefix: '/media/',
-    decorateReply: false,
-    immutable: true,
-    maxAge: '365d',
-    index: false,
-  });
+  await app.register(mediaDeliveryRoutes(services));
 
   const webRoot = options.webRoot;
   const hasWeb = webRoot !== undefined && existsSync(join(webRoot, 'index.html'));
@@ -115,15 +110,16 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   }
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];
-    const isApi = /^\/(api|graphql|media)(\/|$)/.test(path);
-    if (!isApi && hasWeb && (request.method === 'GET' || request.method === 'HEAD')) {
+    // Client routes have no file extension; a missing asset (say a chunk from an older build) must be a 404, not index.html.
+    const isClientRoute = !/^\/(api|graphql|media|assets)(\/|$)/.test(path) && !/\.[A-Za-z0-9]+$/.test(path);
+    if (isClientRoute && hasWeb && (request.method === 'GET' || request.method === 'HEAD')) {
       return reply.type('text/html').sendFile('index.html', webRoot as string);
     }
     return reply.status(404).send({ error: 'Not found', message: 'Not found', status: 404 });
   });
 
   app.addHook('onClose', async () => {
-    unsubscribe();
+    for (const unsubscribe of unsubscribers) unsubscribe();
     await wsCleanup.dispose();
     wsServer.close();
     closePubSub();

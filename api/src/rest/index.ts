@@ -1,6 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services.js';
 import { authRoutes } from './auth.routes.js';
+import { followRoutes } from './follows.routes.js';
+import { libraryRoutes } from './library.routes.js';
+import { listenRoutes } from './listens.routes.js';
+import { mediaRoutes } from './media.routes.js';
+import { mixRoutes } from './mixes.routes.js';
 import { userRoutes } from './users.routes.js';
 
 /** The /api adapter: the SPEC §7 paths and wire names over the same services GraphQL uses. */
@@ -8,5 +13,10 @@ export function registerRestRoutes(services: Services) {
   return async (app: FastifyInstance) => {
     await app.register(authRoutes(services));
     await app.register(userRoutes(services));
+    await app.register(mediaRoutes(services));
+    await app.register(mixRoutes(services));
+    await app.register(libraryRoutes(services));
+    await app.register(followRoutes(services));
+    await app.register(listenRoutes(services));
   };
 }

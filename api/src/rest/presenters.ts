@@ -1,3 +1,4 @@
+import type { LibraryIds } from '../modules/library/library.service.js';
 import type { IUser } from '../modules/users/user.entity.js';
 import type { MemberSummary, ProfileView } from '../modules/users/users.service.js';
 import type { Services } from '../services.js';
@@ -37,3 +38,6 @@ export function loggedInUserWire(services: Services, user: IUser) {
 }
 
 export const memberSummaryWire = (member: MemberSummary) => ({ user_name: member.userName, display_name: member.displayName });
+
+/** SPEC "Logged-in user": the ids of the member's saved mixes (still published) and saved tracks, newest first. */
+export const libraryIdsWire = (library: LibraryIds) => ({ saved_mixes_by_me: library.savedMixIds, saved_tracks: library.savedTrackIds });

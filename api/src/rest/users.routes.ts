@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ProfileChanges } from '../modules/users/users.service.js';
 import type { Services } from '../services.js';
 import { InvalidInputError, PayloadTooLargeError } from '../shared/errors.js';
-import { loggedInUserWire, memberSummaryWire, userWire } from './presenters.js';
+import { libraryIdsWire, loggedInUserWire, memberSummaryWire, userWire } from './presenters.js';
 import { bodyOf, optionalViewer, requireViewer } from './request.js';
 
 export const PROFILE_IMAGE_MAX_BYTES = 2_000_000;
@@ -47,7 +47,16 @@ export function userRoutes(services: Services) {
   return async (app: FastifyInstance) => {
     app.get('/user/logged-in-user', async (request) => {
       const viewer = await requireViewer(services, request);
-      return loggedInUserWire(services, await users.get(viewer.id));
+      const [user, library, following] = await Promise.all([
+        users.get(viewer.id),
+        services.library.ids(viewer.id),
+        services.follows.followingOf(viewer.id),
+      ]);
+      return {
+        ...loggedInUserWire(services, user),
+        ...libraryIdsWire(library),
+        following: following.map((member) => ({ user: userWire(services, member) })),
+      };
     });
 
     app.get<{ Params: { name: string } }>('/user/by-user-name/:name', async (request) => {

@@ -41,7 +41,11 @@ async function dropTestDatabase(url: string): Promise<void> {
 }
 
 /** The whole app (migrations applied, real PostgreSQL, a temporary DATA_DIR) without listening on a port. */
-export async function createTestApp(env: Record<string, string> = {}, shared?: { databaseUrl: string }): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  shared?: { databaseUrl: string },
+  webRoot?: string,
+): Promise<TestApp> {
   const databaseUrl = shared?.databaseUrl ?? (await createTestDatabase());
   const dataDir = await mkdtemp(join(tmpdir(), 'mixcrate-test-data-'));
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', ...env });
@@ -49,7 +53,7 @@ export async function createTestApp(env: Record<string, string> = {}, shared?: {
   await migrate(orm);
   const log = (await import('pino')).default({ level: 'silent' });
   const services = await createServices(config, orm, log);
-  const app = await buildApp(services);
+  const app = await buildApp(services, { webRoot });
   await app.ready();
   return {
     app,

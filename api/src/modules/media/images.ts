@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import sharp, { type Metadata } from 'sharp';
 import { InvalidInputError } from '../../shared/errors.js';
 
 export const IMAGE_SIZE = 400;
@@ -17,15 +17,29 @@ export const PROFILE_IMAGE_RULE: ImageRule = {
   invalid: 'Invalid file',
 };
 
-/** Checks an image by its content (never its name) and returns it as a square 400x400 JPEG. */
+/** SPEC §5 cover image: jpg, png, gif or webp, at most 5 MB, stored as a 400x400 JPEG. */
+export const COVER_IMAGE_RULE: ImageRule = {
+  formats: ['jpeg', 'png', 'gif', 'webp'],
+  wrongFormat: 'Wrong format! Use .jpg, .png, .gif, or .webp',
+  invalid: 'Invalid file',
+};
+
+/**
+ * Checks an image by its content (never its name) and returns it as a square 400x400 JPEG. Content that is no image,
+ * or an image of another format, is the rule's wrong format; an image of a right format that does not decode
+ * (truncated, corrupt, or a bomb declaring more pixels than we will decode) is the rule's invalid file.
+ */
 export async function toSquareJpeg(input: Buffer, rule: ImageRule): Promise<Buffer> {
-  let format: string | undefined;
+  if (input.length === 0) throw new InvalidInputError(rule.invalid);
+  let header: Metadata;
   try {
-    format = (await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata()).format;
+    // Reading the header decodes no pixels, so it is safe on any input, bombs included.
+    header = await sharp(input, { limitInputPixels: false }).metadata();
   } catch {
     throw new InvalidInputError(rule.wrongFormat);
   }
-  if (!format || !rule.formats.includes(format)) throw new InvalidInputError(rule.wrongFormat);
+  if (!header.format || !rule.formats.includes(header.format)) throw new InvalidInputError(rule.wrongFormat);
+  if ((header.width ?? 0) * (header.height ?? 0) > MAX_INPUT_PIXELS) throw new InvalidInputError(rule.invalid);
   try {
     return await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, animated: false })
       .rotate()

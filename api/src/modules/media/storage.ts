@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { FileHandles, LeasedRangeStream } from './file-handles.js';
 
 /** The SPEC §3 storage paths; every object key is one of these folders plus a random file name. */
 export const FOLDERS = {
@@ -20,10 +21,33 @@ export function newFileName(extension: string): string {
   return `${randomBytes(16).toString('hex')}.${extension}`;
 }
 
+export const isSafeFileName = (fileName: string): boolean => FILE_NAME.test(fileName);
+
 /** Builds a key from a folder and a file name; refuses any name that could reach outside the folder. */
 export function objectKey(folder: Folder, fileName: string): string {
-  if (!FILE_NAME.test(fileName)) throw new Error(`Refusing an unsafe file name: ${JSON.stringify(fileName)}`);
+  if (!isSafeFileName(fileName)) throw new Error(`Refusing an unsafe file name: ${JSON.stringify(fileName)}`);
   return `${folder}/${fileName}`;
+}
+
+/** The folder and file name of a key such as `mix/mix-audio/{file}`; null for anything that is not one of ours. */
+export function parseObjectKey(key: string): { folder: Folder; fileName: string } | null {
+  const folder = Object.values(FOLDERS).find((candidate) => key.startsWith(`${candidate}/`));
+  if (!folder) return null;
+  const fileName = key.slice(folder.length + 1);
+  return isSafeFileName(fileName) ? { folder, fileName } : null;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  mp3: 'audio/mpeg',
+  jpg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+};
+
+/** Every stored object was checked by content and named by us, so its extension tells its type. */
+export function contentTypeOf(key: string): string {
+  return CONTENT_TYPES[key.slice(key.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
 }
 
 export interface StoredObject {
@@ -31,16 +55,31 @@ export interface StoredObject {
   modified: Date;
 }
 
+/** Inclusive byte positions, as in HTTP Range. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/**
+ * Where media lives. Keys never change content (every upload gets a new random name), which is what lets
+ * delivery cache for a year and lets `put` be all-or-nothing: a failed write leaves no object behind.
+ */
 export interface StorageDriver {
   put(key: string, body: Readable | Buffer): Promise<void>;
-  get(key: string, range?: { start: number; end: number }): Readable;
+  get(key: string, range?: ByteRange): Readable;
   stat(key: string): Promise<StoredObject | null>;
   delete(key: string): Promise<void>;
   publicUrl(key: string): string;
 }
 
-/** Files under DATA_DIR/media; written to a temporary name first so a failed write never leaves a partial object. */
+/**
+ * Files under DATA_DIR/media; written to a temporary name first so a failed write never leaves a partial object, and
+ * read through kept-open handles (see FileHandles).
+ */
 export class LocalStorage implements StorageDriver {
+  private readonly files = new FileHandles();
+
   constructor(
     private readonly root: string,
     private readonly urlPrefix = '/media',
@@ -63,16 +102,18 @@ export class LocalStorage implements StorageDriver {
     }
   }
 
-  get(key: string, range?: { start: number; end: number }): Readable {
-    return createReadStream(this.path(key), range);
+  get(key: string, range?: ByteRange): Readable {
+    return new LeasedRangeStream(this.files, this.path(key), range);
   }
 
   async stat(key: string): Promise<StoredObject | null> {
-    const info = await stat(this.path(key)).catch(() => null);
-    return info?.isFile() ? { size: info.size, modified: info.mtime } : null;
+    const lease = await this.files.lease(this.path(key));
+    lease?.release();
+    return lease?.info ?? null;
   }
 
   async delete(key: string): Promise<void> {
+    await this.files.forget(this.path(key));
     await rm(this.path(key), { force: true });
   }
 

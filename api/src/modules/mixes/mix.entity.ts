@@ -5,6 +5,9 @@ import { User } from '../users/user.entity.js';
 export const MIX_STATUSES = ['draft', 'published'] as const;
 export const WAVEFORM_STATES = ['pending', 'ready', 'failed'] as const;
 
+// The feed's partial indexes cover published, active mixes; expiry is checked from the indexed expires_at.
+const VISIBLE = `where "status" = 'published' and "deactivated_at" is null`;
+
 export const Mix = defineEntity({
   name: 'Mix',
   properties: {
@@ -20,11 +23,15 @@ export const Mix = defineEntity({
     audioBytes: p.bigint('number').default(0),
     durationSeconds: p.double().$type<number>().runtimeType('number').nullable(),
     bitrate: p.integer().nullable(),
-    peaks: p.json<number[]>().nullable(),
+    // About 1,800 numbers: loaded only when asked for, so lists of mixes stay light.
+    peaks: p.json<number[]>().nullable().lazy(),
     waveformState: p.enum(WAVEFORM_STATES).default('pending'),
     // Where the mix was made: the uploader's location when it was created.
     latitude: p.double().$type<number>().runtimeType('number').nullable(),
     longitude: p.double().$type<number>().runtimeType('number').nullable(),
+    // The same place as a point on the earth (cube/earthdistance), computed by PostgreSQL on every write; the feed's
+    // radius filters read it from index-only scans. Never loaded or written by the application.
+    geo: p.string().columnType('earth').generated('geo_earth(latitude, longitude) stored').nullable().lazy().hidden(),
     status: p.enum(MIX_STATUSES).default('draft'),
     publishedAt: p.datetime().nullable(),
     expiresAt: p.datetime().nullable(),
@@ -37,16 +44,36 @@ export const Mix = defineEntity({
       .onUpdate(() => new Date()),
   },
   indexes: [
-    { name: 'mix_geo_idx', expression: 'create index "mix_geo_idx" on "mix" using gist (geo_earth("latitude", "longitude"))' },
     {
-      name: 'mix_feed_idx',
-      expression:
-        'create index "mix_feed_idx" on "mix" ("genre", "published_at" desc) where "status" = \'published\' and "deactivated_at" is null',
+      name: 'mix_visible_geo_idx',
+      expression: `create index "mix_visible_geo_idx" on "mix" using gist ("geo") include ("expires_at") ${VISIBLE}`,
     },
+    {
+      name: 'mix_visible_recent_idx',
+      expression: `create index "mix_visible_recent_idx" on "mix" ("published_at" desc, "id" desc) include ("expires_at", "geo") ${VISIBLE}`,
+    },
+    {
+      name: 'mix_visible_genre_idx',
+      expression: `create index "mix_visible_genre_idx" on "mix" ("genre", "published_at" desc, "id" desc) include ("expires_at", "geo") ${VISIBLE}`,
+    },
+    { name: 'mix_visible_expiry_idx', expression: `create index "mix_visible_expiry_idx" on "mix" ("expires_at", "genre") ${VISIBLE}` },
     {
       name: 'mix_owner_published_idx',
       expression:
         'create index "mix_owner_published_idx" on "mix" ("owner_id", "published_at" desc) where "status" = \'published\' and "deactivated_at" is null',
+    },
+    // Media delivery finds a mix by its file name on every request (see Migration20261124000000_mix_files).
+    { name: 'mix_mp3_idx', properties: ['mp3'] },
+    { name: 'mix_cover_idx', properties: ['cover'] },
+  ],
+  triggers: [
+    {
+      name: 'mix_feed_tally_trigger',
+      timing: 'after',
+      events: ['insert', 'update', 'delete'],
+      // Keeps mix_feed_tally in step with every write (see Migration20261123000000_mix_feed).
+      expression:
+        'create trigger "mix_feed_tally_trigger" after insert or delete or update of "status", "deactivated_at", "expires_at", "genre" on "mix" for each row execute function mix_feed_tally_apply()',
     },
   ],
 });

@@ -1,0 +1,83 @@
+import DataLoader from 'dataloader';
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { type GraphQLContext, requireViewer } from '../../graphql/context.js';
+import { decodeCursor, encodeCursor } from '../../shared/cursor.js';
+import { UserObject } from '../users/user.types.js';
+import type { FollowCounts, FollowDirection } from './follows.service.js';
+import { FOLLOW_PAGE_SIZE } from './follows.service.js';
+import { FollowCodeEnum, FollowConnectionObject } from './follows.types.js';
+
+const countLoaders = new WeakMap<GraphQLContext, DataLoader<string, FollowCounts>>();
+
+/** Batches follower/following counts of one request: a list of members costs one query, not one per member. */
+function countLoader(ctx: GraphQLContext): DataLoader<string, FollowCounts> {
+  let loader = countLoaders.get(ctx);
+  if (!loader) {
+    loader = new DataLoader(async (ids) => {
+      const counts = await ctx.services.follows.countsOf(ids);
+      return ids.map((id) => counts.get(id) ?? { followers: 0, following: 0 });
+    });
+    countLoaders.set(ctx, loader);
+  }
+  return loader;
+}
+
+const isOffset = (key: string[]) => key.length === 1 && /^\d{1,7}$/.test(key[0]);
+
+@Resolver(() => UserObject)
+export class FollowsResolver {
+  @Mutation(() => FollowCodeEnum, { description: 'Follows the member, or unfollows when already following.' })
+  async toggleFollow(@Arg('userId', () => ID) userId: string, @Ctx() ctx: GraphQLContext): Promise<FollowCodeEnum> {
+    return (await ctx.services.follows.toggle(requireViewer(ctx).id, userId)) as FollowCodeEnum;
+  }
+
+  private async connection(
+    ctx: GraphQLContext,
+    direction: FollowDirection,
+    first: number,
+    after: string | null | undefined,
+  ): Promise<FollowConnectionObject> {
+    const viewer = requireViewer(ctx);
+    const me = await ctx.services.users.get(viewer.id);
+    const offset = after ? Number(decodeCursor(after, isOffset)[0]) + 1 : 0;
+    const page = await ctx.services.follows.slice(me.userName ?? '', direction, { offset, limit: first }, viewer.id, true);
+    const edges = page.results.map((entry, index) => ({
+      node: UserObject.from(ctx.services, entry.user),
+      cursor: encodeCursor([String(offset + index)]),
+      distanceKm: entry.distanceKm,
+    }));
+    return {
+      totalCount: page.count,
+      edges,
+      pageInfo: { hasNextPage: offset + edges.length < page.count, endCursor: edges.at(-1)?.cursor ?? null },
+    };
+  }
+
+  @Query(() => FollowConnectionObject, { description: 'The members the signed-in member follows, newest first.' })
+  following(
+    @Arg('first', () => Int, { defaultValue: FOLLOW_PAGE_SIZE }) first: number,
+    @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<FollowConnectionObject> {
+    return this.connection(ctx, 'following', first, after);
+  }
+
+  @Query(() => FollowConnectionObject, { description: 'The members who follow the signed-in member, newest first.' })
+  followers(
+    @Arg('first', () => Int, { defaultValue: FOLLOW_PAGE_SIZE }) first: number,
+    @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<FollowConnectionObject> {
+    return this.connection(ctx, 'followers', first, after);
+  }
+
+  @FieldResolver(() => Int)
+  async followerCount(@Root() user: UserObject, @Ctx() ctx: GraphQLContext): Promise<number> {
+    return (await countLoader(ctx).load(user.id)).followers;
+  }
+
+  @FieldResolver(() => Int)
+  async followingCount(@Root() user: UserObject, @Ctx() ctx: GraphQLContext): Promise<number> {
+    return (await countLoader(ctx).load(user.id)).following;
+  }
+}

@@ -1,0 +1,130 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Orm } from '../../db/orm.js';
+import { isUuid } from '../../shared/cursor.js';
+import { ForbiddenError, InvalidInputError, NotFoundError } from '../../shared/errors.js';
+import { type IUser, User } from '../users/user.entity.js';
+
+export const FOLLOW_PAGE_SIZE = 20;
+
+export type FollowCode = 'FOLLOWED' | 'UNFOLLOWED';
+export type FollowDirection = 'following' | 'followers';
+
+export interface FollowEntry {
+  user: IUser;
+  /** Kilometres from the viewer; null when either location is unknown. */
+  distanceKm: number | null;
+}
+
+export interface FollowPage {
+  count: number;
+  results: FollowEntry[];
+}
+
+export interface FollowCounts {
+  followers: number;
+  following: number;
+}
+
+/** Follows: the toggle, the paged follower/following lists with distances, and counts. */
+export class FollowsService {
+  constructor(private readonly orm: Orm) {}
+
+  private em(): EntityManager {
+    return this.orm.em.fork() as EntityManager;
+  }
+
+  /** Follows when not following yet, unfollows otherwise; nobody follows themselves. */
+  async toggle(viewerId: string, targetId: string): Promise<FollowCode> {
+    if (targetId === viewerId) throw new InvalidInputError('You cannot follow yourself');
+    if (!isUuid(targetId)) throw new NotFoundError('User not found');
+    return this.em().transactional(async (em) => {
+      const connection = em.getConnection();
+      const [target] = await connection.execute<{ id: string }[]>('select id from app_user where id = ?', [targetId]);
+      if (!target) throw new NotFoundError('User not found');
+      const removed = await connection.execute<{ follower_id: string }[]>(
+        'delete from follow where follower_id = ? and followee_id = ? returning follower_id',
+        [viewerId, targetId],
+      );
+      if (removed.length > 0) return 'UNFOLLOWED';
+      await connection.execute('insert into follow (follower_id, followee_id, created_at) values (?, ?, now()) on conflict do nothing', [
+        viewerId,
+        targetId,
+      ]);
+      return 'FOLLOWED';
+    });
+  }
+
+  /**
+   * One page (from 1) of the members a member follows, or who follow them, newest first, with each member's distance
+   * from the viewer. `ownOnly` enforces SPEC §6 for REST: a member may list only their own follows.
+   */
+  page(userName: string, direction: FollowDirection, rawPage: unknown, viewerId: string | null, ownOnly: boolean): Promise<FollowPage> {
+    const page = Number(rawPage);
+    if (!Number.isInteger(page) || page < 1 || page > 100_000) throw new InvalidInputError('The page must be a whole number from 1');
+    return this.slice(userName, direction, { offset: (page - 1) * FOLLOW_PAGE_SIZE, limit: FOLLOW_PAGE_SIZE }, viewerId, ownOnly);
+  }
+
+  /** Any window of the same list (GraphQL pages by cursor). */
+  async slice(
+    userName: string,
+    direction: FollowDirection,
+    window: { offset: number; limit: number },
+    viewerId: string | null,
+    ownOnly: boolean,
+  ): Promise<FollowPage> {
+    const limit = Math.min(Math.max(1, Math.trunc(window.limit)), 100);
+    const offset = Math.max(0, Math.trunc(window.offset));
+    const em = this.em();
+    const connection = em.getConnection();
+    const [owner] = await connection.execute<{ id: string }[]>('select id from app_user where lower(user_name) = lower(?)', [userName]);
+    if (!owner) throw new NotFoundError('User not found');
+    if (ownOnly && owner.id !== viewerId) throw new ForbiddenError('You can only list your own follows');
+
+    const [listed, anchor] = direction === 'following' ? ['followee_id', 'follower_id'] : ['follower_id', 'followee_id'];
+    const [{ count }] = await connection.execute<{ count: string }[]>(`select count(*) from follow where ${anchor} = ?`, [owner.id]);
+    const rows = await connection.execute<{ id: string; distance_m: number | null }[]>(
+      `select u.id, earth_distance(geo_earth(u.latitude, u.longitude), geo_earth(v.latitude, v.longitude)) as distance_m
+         from follow f
+         join app_user u on u.id = f.${listed}
+         left join app_user v on v.id = ?
+        where f.${anchor} = ?
+        order by f.created_at desc, u.id
+        limit ${limit} offset ${offset}`,
+      [viewerId, owner.id],
+    );
+    const users = new Map((await em.find(User, { id: { $in: rows.map((row) => row.id) } })).map((user) => [user.id, user]));
+    return {
+      count: Number(count),
+      results: rows.map((row) => ({
+        user: users.get(row.id) as IUser,
+        distanceKm: row.distance_m === null ? null : row.distance_m / 1000,
+      })),
+    };
+  }
+
+  /** Follower and following counts for many members in one query. */
+  async countsOf(userIds: readonly string[]): Promise<Map<string, FollowCounts>> {
+    const ids = userIds.filter(isUuid);
+    if (ids.length === 0) return new Map();
+    const rows = await this.em()
+      .getConnection()
+      .execute<{ id: string; followers: string; following: string }[]>(
+        `select u.id,
+                (select count(*) from follow where followee_id = u.id) as followers,
+                (select count(*) from follow where follower_id = u.id) as following
+           from app_user u where u.id in (${ids.map(() => '?').join(', ')})`,
+        ids,
+      );
+    return new Map(rows.map((row) => [row.id, { followers: Number(row.followers), following: Number(row.following) }]));
+  }
+
+  /** The members someone follows, newest first (the logged-in user's `following`). */
+  async followingOf(userId: string): Promise<IUser[]> {
+    const em = this.em();
+    const rows = await em
+      .getConnection()
+      .execute<{ followee_id: string }[]>('select followee_id from follow where follower_id = ? order by created_at desc', [userId]);
+    const users = new Map((await em.find(User, { id: { $in: rows.map((row) => row.followee_id) } })).map((user) => [user.id, user]));
+    return rows.map((row) => users.get(row.followee_id) as IUser);
+  }
+}

@@ -1,0 +1,196 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Orm } from '../../db/orm.js';
+import { encodeCursor, isUuid, timestampKeySql } from '../../shared/cursor.js';
+import { InvalidInputError, NotFoundError } from '../../shared/errors.js';
+import { Mix } from '../mixes/mix.entity.js';
+import {
+  type MixesService,
+  type MixPage,
+  type MixView,
+  messagesOf as mixMessages,
+  type PageRequest,
+  parsePage,
+  TRACK_COLUMNS,
+  type TrackRow,
+  type TrackView,
+  trackView,
+  VISIBLE_MIX_SQL,
+} from '../mixes/mixes.service.js';
+import { Track } from '../tracks/track.entity.js';
+import { type IUser, User } from '../users/user.entity.js';
+
+export interface SavedTrackView {
+  track: TrackView;
+  savedAt: Date;
+}
+
+/** What the logged-in member's own answer lists: saved mixes (visible ones) and saved tracks, newest first. */
+export interface LibraryIds {
+  savedMixIds: string[];
+  savedTrackIds: string[];
+}
+
+const trackNotFound = 'Track not found';
+
+/** A member's library: saved mixes, saved catalogue tracks, and the mix they are playing with its position. */
+export class LibraryService {
+  constructor(
+    private readonly orm: Orm,
+    private readonly mixes: MixesService,
+  ) {}
+
+  private em(): EntityManager {
+    return this.orm.em.fork() as EntityManager;
+  }
+
+  /** Saves a visible mix (saving twice changes nothing); 404 for a mix nobody may see. */
+  async saveMix(userId: string, mixId: unknown): Promise<void> {
+    if (!isUuid(mixId)) throw new NotFoundError(mixMessages.mixNotFound);
+    await this.em().transactional(async (em) => {
+      const [mix] = await em.execute<{ id: string }[]>(`select id from mix where id = ? and ${VISIBLE_MIX_SQL} for share`, [mixId]);
+      if (!mix) throw new NotFoundError(mixMessages.mixNotFound);
+      await em.execute('insert into saved_mix (user_id, mix_id, saved_at) values (?, ?, now()) on conflict do nothing', [userId, mixId]);
+    });
+  }
+
+  /** Forgets a saved mix; removing one that is not saved changes nothing. */
+  async removeSavedMix(userId: string, mixId: unknown): Promise<void> {
+    if (!isUuid(mixId)) throw new NotFoundError(mixMessages.mixNotFound);
+    await this.em().execute('delete from saved_mix where user_id = ? and mix_id = ?', [userId, mixId]);
+  }
+
+  /** The member's saved mixes that anyone may still see, most recently saved first. */
+  async savedMixes(userId: string, page: PageRequest): Promise<MixPage> {
+    const { first, after, offset } = parsePage(page);
+    const em = this.em();
+    const visible = `join mix m on m.id = s.mix_id and ${VISIBLE_MIX_SQL}`;
+    const [{ count }] = await em.execute<{ count: number }[]>(
+      `select count(*)::int as count from saved_mix s ${visible} where s.user_id = ?`,
+      [userId],
+    );
+    const rows = await em.execute<{ mix_id: string; sort_key: string }[]>(
+      `select s.mix_id, ${timestampKeySql('s.saved_at')} as sort_key
+         from saved_mix s ${visible}
+        where s.user_id = ? ${after ? 'and (s.saved_at, s.mix_id) < (?::timestamptz, ?::uuid)' : ''}
+        order by s.saved_at desc, s.mix_id desc
+        limit ? offset ?`,
+      [userId, ...(after ?? []), first + 1, offset],
+    );
+    const shown = rows.slice(0, first);
+    const mixes = await this.mixes.viewsByIds(
+      em,
+      shown.map((row) => row.mix_id),
+    );
+    return {
+      items: shown.flatMap((row) => {
+        const mix = mixes.get(row.mix_id);
+        return mix ? [{ mix, distanceKm: null, cursor: encodeCursor([row.sort_key, row.mix_id]) }] : [];
+      }),
+      totalCount: Promise.resolve(count),
+      hasNextPage: rows.length > first,
+    };
+  }
+
+  /** Which of these mixes the member saved (one query for a whole page of mixes). */
+  async savedAmong(userId: string, mixIds: readonly string[]): Promise<Set<string>> {
+    if (mixIds.length === 0) return new Set();
+    const rows = await this.em().execute<{ mix_id: string }[]>('select mix_id from saved_mix where user_id = ? and mix_id in (?)', [
+      userId,
+      [...mixIds],
+    ]);
+    return new Set(rows.map((row) => row.mix_id));
+  }
+
+  /** Who saved each of these mixes (SPEC `saved_by`), in one query. */
+  async saversOf(mixIds: readonly string[]): Promise<Map<string, string[]>> {
+    const savers = new Map<string, string[]>(mixIds.map((id) => [id, []]));
+    if (mixIds.length === 0) return savers;
+    const rows = await this.em().execute<{ mix_id: string; user_id: string }[]>(
+      'select mix_id, user_id from saved_mix where mix_id in (?) order by saved_at',
+      [[...mixIds]],
+    );
+    for (const row of rows) savers.get(row.mix_id)?.push(row.user_id);
+    return savers;
+  }
+
+  /** Saves a catalogue track (twice changes nothing) and answers the saved tracks. */
+  async saveTrack(userId: string, trackId: unknown): Promise<SavedTrackView[]> {
+    if (!isUuid(trackId)) throw new InvalidInputError('trackId must be the id of a catalogue track');
+    await this.em().transactional(async (em) => {
+      const track = await em.findOne(Track, trackId);
+      if (!track) throw new NotFoundError(trackNotFound);
+      await em.execute('insert into saved_track (user_id, track_id, saved_at) values (?, ?, now()) on conflict do nothing', [
+        userId,
+        trackId,
+      ]);
+    });
+    return this.savedTracks(userId);
+  }
+
+  async removeSavedTrack(userId: string, trackId: unknown): Promise<SavedTrackView[]> {
+    if (!isUuid(trackId)) throw new InvalidInputError('trackId must be the id of a catalogue track');
+    await this.em().execute('delete from saved_track where user_id = ? and track_id = ?', [userId, trackId]);
+    return this.savedTracks(userId);
+  }
+
+  /** The member's saved tracks, most recently saved first; only those of `trackIds` when given. */
+  async savedTracks(userId: string, trackIds?: unknown): Promise<SavedTrackView[]> {
+    if (trackIds !== undefined && (!Array.isArray(trackIds) || !trackIds.every(isUuid))) {
+      throw new InvalidInputError('trackIds must be a list of catalogue track ids');
+    }
+    if (Array.isArray(trackIds) && trackIds.length === 0) return [];
+    const rows = await this.em().execute<(TrackRow & { saved_at: Date | string })[]>(
+      `select s.saved_at, ${TRACK_COLUMNS}
+         from saved_track s join track t on t.id = s.track_id
+        where s.user_id = ? ${trackIds ? 'and s.track_id in (?)' : ''}
+        order by s.saved_at desc, s.track_id`,
+      trackIds ? [userId, trackIds] : [userId],
+    );
+    return rows.map((row) => ({ savedAt: new Date(row.saved_at), track: trackView(row) }));
+  }
+
+  /** The ids the logged-in member's answer carries, in one round trip. */
+  async ids(userId: string): Promise<LibraryIds> {
+    const [row] = await this.em().execute<{ mixes: string[] | null; tracks: string[] | null }[]>(
+      `select (select array_agg(s.mix_id order by s.saved_at desc, s.mix_id desc)
+                 from saved_mix s join mix m on m.id = s.mix_id and ${VISIBLE_MIX_SQL} where s.user_id = ?) as mixes,
+              (select array_agg(track_id order by saved_at desc, track_id) from saved_track where user_id = ?) as tracks`,
+      [userId, userId],
+    );
+    return { savedMixIds: row.mixes ?? [], savedTrackIds: row.tracks ?? [] };
+  }
+
+  /** Remembers the mix the member is playing and where they are in it (seconds); a null mix forgets it. */
+  async saveCurrentMix(userId: string, mixId: unknown, position: unknown): Promise<IUser> {
+    const seconds = position === undefined || position === null ? 0 : position;
+    if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
+      throw new InvalidInputError('current_mix_pos must be a number of seconds from 0');
+    }
+    return this.em().transactional(async (em) => {
+      const user = await em.findOne(User, userId);
+      if (!user) throw new NotFoundError('User not found');
+      if (mixId === null || mixId === undefined) {
+        user.currentMix = null;
+      } else {
+        const [mix] = isUuid(mixId)
+          ? await em.execute<{ id: string }[]>(`select id from mix where id = ? and ${VISIBLE_MIX_SQL}`, [mixId])
+          : [];
+        if (!mix) throw new NotFoundError(mixMessages.mixNotFound);
+        user.currentMix = em.getReference(Mix, mix.id);
+      }
+      user.currentMixPos = seconds;
+      return user;
+    });
+  }
+
+  /** The member's current mix while anyone may still see it. */
+  async currentMix(user: Pick<IUser, 'currentMix'>): Promise<MixView | null> {
+    const mixId = user.currentMix?.id;
+    if (!mixId) return null;
+    const detail = await this.mixes.detail(mixId, null).catch((error) => {
+      if (error instanceof NotFoundError) return null;
+      throw error;
+    });
+    return detail?.mix ?? null;
+  }
+}

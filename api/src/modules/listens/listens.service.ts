@@ -1,0 +1,202 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Orm } from '../../db/orm.js';
+import { isUuid } from '../../shared/cursor.js';
+import { ForbiddenError, InvalidInputError, NotFoundError } from '../../shared/errors.js';
+import { VISIBLE_MIX_SQL } from '../mixes/mixes.service.js';
+
+/** Open listens older than this are treated as abandoned (a closed tab) in the live count. */
+export const LIVE_WINDOW_HOURS = 2;
+/** How far ahead of the server's clock a client's timestamp may be. */
+const CLOCK_SKEW_MS = 60_000;
+
+export interface ListenRecord {
+  id: string;
+  userId: string | null;
+  userName: string | null;
+  start: Date;
+  end: Date | null;
+}
+
+export interface MixStats {
+  /** Distinct members who listened. */
+  listeners: number;
+  /** Listens, members' and anonymous. */
+  listens: number;
+  /** 'h:mm' over listens that have an end. */
+  hours: string;
+  saves: number;
+  plays: number;
+}
+
+export type ListenerCountListener = (event: { mixId: string; count: number }) => void;
+
+export function formatHours(totalSeconds: number): string {
+  const minutes = Math.floor(totalSeconds / 60);
+  return `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`;
+}
+
+/** A client timestamp: ISO text or epoch milliseconds, not in the future; `now` when absent. */
+export function parseMoment(value: unknown, name: string): Date {
+  if (value === undefined || value === null || value === '') return new Date();
+  const date =
+    typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value)) ? new Date(Number(value)) : new Date(String(value));
+  if (Number.isNaN(date.getTime())) throw new InvalidInputError(`${name} must be a date (ISO 8601 or epoch milliseconds)`);
+  if (date.getTime() > Date.now() + CLOCK_SKEW_MS) throw new InvalidInputError(`${name} cannot be in the future`);
+  return date;
+}
+
+interface ListenRow {
+  id: string;
+  user_id: string | null;
+  user_name: string | null;
+  started_at: Date;
+  ended_at: Date | null;
+}
+
+const toRecord = (row: ListenRow): ListenRecord => ({
+  id: row.id,
+  userId: row.user_id,
+  userName: row.user_name,
+  start: new Date(row.started_at),
+  end: row.ended_at ? new Date(row.ended_at) : null,
+});
+
+/** Plays, listens (start and end), the SPEC §9 stats, and live listener counts. */
+export class ListensService {
+  private readonly listeners = new Set<ListenerCountListener>();
+
+  constructor(private readonly orm: Orm) {}
+
+  private em(): EntityManager {
+    return this.orm.em.fork() as EntityManager;
+  }
+
+  /** Called whenever a mix's live listener count may have changed (GraphQL subscriptions listen here). */
+  onListenerCountChanged(listener: ListenerCountListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private async visibleMixId(em: EntityManager, mixId: unknown): Promise<string> {
+    if (!isUuid(mixId)) throw new NotFoundError('Mix not found');
+    const [row] = await em.execute<{ id: string }[]>(`select id from mix where id = ? and ${VISIBLE_MIX_SQL}`, [mixId]);
+    if (!row) throw new NotFoundError('Mix not found');
+    return row.id;
+  }
+
+  private async announce(mixId: string): Promise<void> {
+    if (this.listeners.size === 0) return;
+    const count = await this.liveCount(mixId);
+    for (const listener of this.listeners) listener({ mixId, count });
+  }
+
+  /** Counts a play. Without a viewer (a shared page) it is also recorded as an anonymous listen that adds no hours. */
+  async play(mixId: unknown, viewerId: string | null): Promise<number> {
+    const count = await this.em().transactional(async (txEm) => {
+      const em = txEm as EntityManager;
+      const id = await this.visibleMixId(em, mixId);
+      if (!viewerId) {
+        await em.execute(
+          'insert into listen (id, mix_id, user_id, started_at, ended_at) values (gen_random_uuid(), ?, null, now(), now())',
+          [id],
+        );
+      }
+      const [row] = await em.execute<{ play_count: number }[]>(
+        'update mix set play_count = play_count + 1 where id = ? returning play_count',
+        [id],
+      );
+      return row.play_count;
+    });
+    return count;
+  }
+
+  /**
+   * Starts a member's listen. One open listen per member per mix: an earlier one still open was abandoned (its end is
+   * unknown), so it is closed with no length rather than guessed.
+   */
+  async start(mixId: unknown, viewerId: string, rawStart?: unknown): Promise<ListenRecord> {
+    const start = parseMoment(rawStart, 'start');
+    const record = await this.em().transactional(async (txEm) => {
+      const em = txEm as EntityManager;
+      const id = await this.visibleMixId(em, mixId);
+      await em.execute('update listen set ended_at = started_at where mix_id = ? and user_id = ? and ended_at is null', [id, viewerId]);
+      const [row] = await em.execute<ListenRow[]>(
+        `insert into listen (id, mix_id, user_id, started_at) values (gen_random_uuid(), ?, ?, ?)
+         returning id, user_id, null as user_name, started_at, ended_at`,
+        [id, viewerId, start],
+      );
+      return { mixId: id, record: toRecord(row) };
+    });
+    await this.announce(record.mixId);
+    return record.record;
+  }
+
+  /** Ends the member's open listen of the mix at `end` (now when absent). */
+  async end(mixId: unknown, viewerId: string, rawEnd?: unknown): Promise<ListenRecord> {
+    const end = parseMoment(rawEnd, 'end');
+    const result = await this.em().transactional(async (txEm) => {
+      const em = txEm as EntityManager;
+      const id = await this.visibleMixId(em, mixId);
+      const [open] = await em.execute<ListenRow[]>(
+        'select id, user_id, null as user_name, started_at, ended_at from listen where mix_id = ? and user_id = ? and ended_at is null for update',
+        [id, viewerId],
+      );
+      if (!open) throw new NotFoundError('No listen of this mix is in progress');
+      if (end.getTime() < new Date(open.started_at).getTime()) throw new InvalidInputError('end cannot be before the start of the listen');
+      const [row] = await em.execute<ListenRow[]>(
+        'update listen set ended_at = ? where id = ? returning id, user_id, null as user_name, started_at, ended_at',
+        [end, open.id],
+      );
+      return { mixId: id, record: toRecord(row) };
+    });
+    await this.announce(result.mixId);
+    return result.record;
+  }
+
+  /** SPEC §9: Listeners (distinct members), Listens (count), Hours (h:mm over ended listens), Saves (count). */
+  async stats(mixId: unknown): Promise<MixStats> {
+    const em = this.em();
+    const id = await this.visibleMixId(em, mixId);
+    const [row] = await em.execute<{ listeners: string; listens: string; seconds: number | null; saves: string; plays: number }[]>(
+      `select (select count(distinct user_id) from listen where mix_id = m.id) as listeners,
+              (select count(*) from listen where mix_id = m.id) as listens,
+              (select extract(epoch from sum(ended_at - started_at))::float8 from listen where mix_id = m.id and ended_at is not null) as seconds,
+              (select count(*) from saved_mix where mix_id = m.id) as saves,
+              m.play_count as plays
+         from mix m where m.id = ?`,
+      [id],
+    );
+    return {
+      listeners: Number(row.listeners),
+      listens: Number(row.listens),
+      hours: formatHours(row.seconds ?? 0),
+      saves: Number(row.saves),
+      plays: row.plays,
+    };
+  }
+
+  /** The listen records (SPEC `listeners`), newest first: for the mix's owner only. */
+  async records(mixId: unknown, viewerId: string): Promise<ListenRecord[]> {
+    const em = this.em();
+    const id = await this.visibleMixId(em, mixId);
+    const [owner] = await em.execute<{ owner_id: string }[]>('select owner_id from mix where id = ?', [id]);
+    if (owner.owner_id !== viewerId) throw new ForbiddenError('Only the owner of a mix can see its listeners');
+    const rows = await em.execute<ListenRow[]>(
+      `select l.id, l.user_id, u.user_name, l.started_at, l.ended_at
+         from listen l left join app_user u on u.id = l.user_id
+        where l.mix_id = ? order by l.started_at desc limit 1000`,
+      [id],
+    );
+    return rows.map(toRecord);
+  }
+
+  /** Members listening right now: open listens started within the live window. */
+  async liveCount(mixId: string): Promise<number> {
+    const [row] = await this.em().execute<{ count: string }[]>(
+      `select count(*) from listen where mix_id = ? and ended_at is null and user_id is not null
+          and started_at > now() - interval '${LIVE_WINDOW_HOURS} hours'`,
+      [mixId],
+    );
+    return Number(row.count);
+  }
+}

@@ -1,0 +1,193 @@
+import type { Readable } from 'node:stream';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Orm } from '../../db/orm.js';
+import { InvalidInputError, PayloadTooLargeError } from '../../shared/errors.js';
+import type { IMix } from '../mixes/mix.entity.js';
+import { type MixesService, VISIBLE_MIX_SQL } from '../mixes/mixes.service.js';
+import { type AudioFacts, storeCheckedMp3 } from './audio.js';
+import { COVER_IMAGE_RULE, toSquareJpeg } from './images.js';
+import type { MixFileCache } from './mix-file-cache.js';
+import type { FinishedUpload, ResumableUploads } from './resumable-uploads.js';
+import { FOLDERS, type Folder, newFileName, objectKey, type StorageDriver } from './storage.js';
+import type { WaveformService } from './waveform.service.js';
+
+/** SPEC §9: a cover image may be at most 5 MB. */
+export const COVER_MAX_BYTES = 5_242_880;
+export const COVER_TOO_LARGE = 'File too large (max. 5MB)';
+
+/** One item of the create-mix form, in the order it arrives. */
+export type UploadPart =
+  | { type: 'file'; field: string; fileName: string; stream: Readable }
+  | { type: 'field'; field: string; value: string };
+
+/**
+ * Who may fetch a stored file: anyone (and shared caches), only the holder of its link (private caching), or nobody.
+ */
+export type FileAccess = 'public' | 'private' | null;
+
+/** Reads a stream whole, refusing it as soon as it passes `limit` bytes. */
+async function readCapped(stream: Readable, limit: number, tooLarge: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += (chunk as Buffer).length;
+    if (size > limit) {
+      stream.destroy();
+      throw new PayloadTooLargeError(tooLarge);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** A browser sends an empty, nameless file part for a file input left empty. */
+async function isEmptyFileInput(part: Extract<UploadPart, { type: 'file' }>): Promise<boolean> {
+  if (part.fileName !== '') return false;
+  for await (const chunk of part.stream) if ((chunk as Buffer).length > 0) return false;
+  return true;
+}
+
+/**
+ * Media: mix uploads (checked while they stream into storage), who may read stored files, and the waveform jobs.
+ */
+export class MediaService {
+  constructor(
+    private readonly orm: Orm,
+    private readonly storage: StorageDriver,
+    private readonly mixes: MixesService,
+    readonly uploads: ResumableUploads,
+    readonly waveforms: WaveformService,
+    private readonly log: Pick<FastifyBaseLogger, 'error'>,
+    private readonly fileCache: MixFileCache,
+  ) {}
+
+  /**
+   * Creates a draft mix from the upload form: cover, title, MP3 (a file, or the id of a finished resumable upload)
+   * and genre. Each file is checked while it streams into storage; every missing item is named in one 400 in the
+   * SPEC's order. Whatever fails (a check, the client going away, the draft itself), the files stored so far are
+   * deleted and no draft exists.
+   */
+  async createMixFromUpload(ownerId: string, parts: AsyncIterable<UploadPart>, isClientGone: () => boolean = () => false): Promise<IMix> {
+    const stored: string[] = [];
+    let cover: string | null = null;
+    let audio: { fileName: string; facts: AudioFacts } | null = null;
+    let resumableId: string | null = null;
+    let claimed: FinishedUpload | null = null;
+    const fields: Record<string, string> = {};
+    try {
+      for await (const part of parts) {
+        if (part.type === 'field') {
+          if (part.field === 'mp3') resumableId = part.value;
+          else fields[part.field] = part.value;
+          continue;
+        }
+        if (part.field !== 'cover' && part.field !== 'mp3') {
+          part.stream.resume();
+          throw new InvalidInputError(`Unexpected file field ${part.field}`);
+        }
+        if (part.field === 'cover' ? cover !== null : audio !== null) {
+          part.stream.resume();
+          throw new InvalidInputError(`Send one ${part.field} file`);
+        }
+        if (part.field === 'cover') {
+          if (await isEmptyFileInput(part)) continue;
+          cover = await this.storeCover(part.stream, stored);
+        } else {
+          audio = await this.storeAudio(part.stream, stored);
+        }
+      }
+      if (!audio && resumableId) {
+        claimed = await this.uploads.claim(resumableId, ownerId);
+        audio = await this.storeResumable(claimed, stored);
+      }
+      const title = (fields.title ?? '').trim();
+      const genre = (fields.genre ?? '').trim();
+      const missing = [!cover && 'Cover Image', !title && 'Title', !audio && 'MP3 audio file', !genre && 'Genre'].filter(Boolean);
+      if (missing.length > 0 || !cover || !audio) throw new InvalidInputError(missing.join(' + '));
+      if (isClientGone()) throw new InvalidInputError('Upload cancelled');
+      const mix = await this.mixes.createDraft({
+        ownerId,
+        title,
+        genre,
+        cover,
+        mp3: audio.fileName,
+        audioBytes: audio.facts.bytes,
+        durationSeconds: audio.facts.durationSeconds,
+        bitrate: audio.facts.bitrate,
+      });
+      await claimed?.remove();
+      await this.waveforms.enqueue(mix.id).catch((error) => this.log.error({ err: error, mixId: mix.id }, 'could not queue the waveform'));
+      return mix;
+    } catch (error) {
+      await Promise.all(stored.map((key) => this.storage.delete(key).catch(() => undefined)));
+      claimed?.release();
+      throw error;
+    }
+  }
+
+  private async storeCover(stream: Readable, stored: string[]): Promise<string> {
+    const image = await toSquareJpeg(await readCapped(stream, COVER_MAX_BYTES, COVER_TOO_LARGE), COVER_IMAGE_RULE);
+    const fileName = newFileName('jpg');
+    const key = objectKey(FOLDERS.mixImages, fileName);
+    stored.push(key);
+    await this.storage.put(key, image);
+    return fileName;
+  }
+
+  private async storeAudio(stream: Readable, stored: string[]): Promise<{ fileName: string; facts: AudioFacts }> {
+    const fileName = newFileName('mp3');
+    const key = objectKey(FOLDERS.mixAudio, fileName);
+    stored.push(key);
+    return { fileName, facts: await storeCheckedMp3(stream, this.storage, key) };
+  }
+
+  /** The finished tus upload's bytes, checked like a form file, become the stored object; a refused file's upload is removed. */
+  private async storeResumable(upload: FinishedUpload, stored: string[]): Promise<{ fileName: string; facts: AudioFacts }> {
+    try {
+      return await this.storeAudio(upload.stream(), stored);
+    } catch (error) {
+      if (error instanceof InvalidInputError || error instanceof PayloadTooLargeError) await upload.remove();
+      throw error;
+    }
+  }
+
+  /**
+   * Whether a stored file may be served. Profile images and track covers are public. A mix's files follow the mix:
+   * public while it is visible (published, active, unexpired); private while it is a draft (its random file name
+   * has only been given to the uploader, who previews it before publishing) or when its owner asks; nobody's once
+   * deactivated.
+   */
+  async fileAccess(folder: Folder, fileName: string, viewerId: () => Promise<string | null>): Promise<FileAccess> {
+    if (folder === FOLDERS.profileImages || folder === FOLDERS.trackCovers) return 'public';
+    const column = folder === FOLDERS.mixAudio ? 'mp3' : 'cover';
+    const mix = await this.fileCache.facts(fileName, async () => {
+      const [row] = await this.orm.em
+        .fork()
+        .getConnection()
+        .execute<{ visible: boolean; status: string; deactivated: boolean; owner_id: string; expires_at: Date | string | null }[]>(
+          `select (${VISIBLE_MIX_SQL}) as visible, status, deactivated_at is not null as deactivated, owner_id, expires_at
+             from mix where ${column} = ?`,
+          [fileName],
+        );
+      return row
+        ? {
+            visible: row.visible,
+            status: row.status,
+            deactivated: row.deactivated,
+            ownerId: row.owner_id,
+            expiresAt: row.expires_at === null ? null : new Date(row.expires_at),
+          }
+        : null;
+    });
+    if (!mix || mix.deactivated) return null;
+    if (mix.visible) return 'public';
+    if (mix.status === 'draft') return 'private';
+    return (await viewerId()) === mix.ownerId ? 'private' : null;
+  }
+
+  async close(): Promise<void> {
+    this.uploads.close();
+    await this.fileCache.close();
+    await this.waveforms.close();
+  }
+}

@@ -1,0 +1,135 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
+import { FileStore } from '@tus/file-store';
+import { Server, type Upload } from '@tus/server';
+import { InvalidInputError } from '../../shared/errors.js';
+import type { Viewer } from '../auth/tokens.js';
+import { MP3_MAX_BYTES, MP3_MESSAGES } from './audio.js';
+
+export const RESUMABLE_UPLOAD_PATH = '/api/uploads';
+/** Uploads nobody turned into a mix within this time are removed, finished or not. */
+export const RESUMABLE_UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
+const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+const UPLOAD_ID = /^[0-9a-f]{32}$/;
+
+export interface FinishedUpload {
+  size: number;
+  stream(): Readable;
+  /** Deletes the upload's bytes and its info file. */
+  remove(): Promise<void>;
+  /** Gives the claim back unused (the request failed for another reason), so the member can retry without re-uploading. */
+  release(): void;
+}
+
+/** What @tus/server turns into an HTTP answer when a hook throws it. */
+interface TusRefusal {
+  status_code: number;
+  body: string;
+}
+const refusal = (status_code: number, body: string): TusRefusal => ({ status_code, body });
+
+/**
+ * The tus resumable-upload endpoint for MP3s: a 300 MB upload survives a dropped connection and continues from the
+ * offset the server confirms. Only signed-in members may upload, each only to their own uploads. Bytes wait on the
+ * local disk (DATA_DIR/uploads) until create-mix checks them and moves them into storage.
+ */
+export class ResumableUploads {
+  private readonly store: FileStore;
+  private readonly server: Server;
+  private readonly viewers = new WeakMap<Request, Viewer>();
+  private readonly claimed = new Set<string>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(
+    directory: string,
+    private readonly authenticate: (token: string) => Promise<Viewer>,
+    options: { trustProxy?: boolean } = {},
+  ) {
+    this.store = new FileStore({ directory });
+    this.server = new Server({
+      path: RESUMABLE_UPLOAD_PATH,
+      datastore: this.store,
+      maxSize: MP3_MAX_BYTES,
+      relativeLocation: true,
+      respectForwardedHeaders: options.trustProxy ?? false,
+      allowedHeaders: ['x-auth-token'],
+      // The browser reaches us on the same origin; no other site may drive uploads with a member's token.
+      allowedOrigins: [],
+      disableTerminationForFinishedUploads: false,
+      onIncomingRequest: (request, id) => this.admit(request, id),
+      onUploadCreate: async (request, upload) => {
+        const viewer = this.viewers.get(request);
+        if (!viewer) throw refusal(401, 'No token, authorization denied');
+        return { metadata: { ...upload.metadata, owner: viewer.id } };
+      },
+      onResponseError: async (_request, error) => {
+        const status = (error as Partial<TusRefusal>).status_code;
+        return status === 413 ? { status_code: 413, body: MP3_MESSAGES.tooLarge } : undefined;
+      },
+    });
+    this.sweeper = setInterval(() => void this.sweep().catch(() => undefined), SWEEP_INTERVAL_MS).unref();
+  }
+
+  /** Hands a raw request to tus (the route has left the body unread). */
+  handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    return this.server.handle(request, response);
+  }
+
+  private async admit(request: Request, id: string): Promise<void> {
+    const token = request.headers.get('x-auth-token') ?? /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
+    if (!token) throw refusal(401, 'No token, authorization denied');
+    const viewer = await this.authenticate(token).catch(() => null);
+    if (!viewer) throw refusal(401, 'Invalid token');
+    this.viewers.set(request, viewer);
+    if (request.method === 'POST') return;
+    const upload = await this.find(id);
+    if (upload?.metadata?.owner !== viewer.id) throw refusal(404, 'Upload not found');
+  }
+
+  private async find(id: string): Promise<Upload | null> {
+    if (!UPLOAD_ID.test(id)) return null;
+    return this.store.getUpload(id).catch(() => null);
+  }
+
+  /**
+   * A finished upload of this member, claimed so no second request can use it at the same time. Unknown ids,
+   * other members' uploads and unfinished ones are all the same 400: the MP3 is not there yet.
+   */
+  async claim(idOrUrl: string, ownerId: string): Promise<FinishedUpload> {
+    const id = idOrUrl.trim().split('/').pop() ?? '';
+    const upload = await this.find(id);
+    const finished = upload?.size !== undefined && upload.offset === upload.size;
+    if (!upload || upload.metadata?.owner !== ownerId || !finished || this.claimed.has(id)) {
+      throw new InvalidInputError('MP3 upload not found or not finished');
+    }
+    this.claimed.add(id);
+    return {
+      size: upload.size ?? 0,
+      stream: () => this.store.read(id) as Readable,
+      remove: async () => {
+        await this.store.remove(id).catch(() => undefined);
+        this.claimed.delete(id);
+      },
+      release: () => this.claimed.delete(id),
+    };
+  }
+
+  /** Removes uploads older than the TTL, finished or not (tus' own expiry only covers unfinished ones). */
+  async sweep(now = Date.now()): Promise<number> {
+    const ids = (await this.store.configstore.list?.()) ?? [];
+    let removed = 0;
+    for (const id of ids) {
+      const upload = await this.find(id);
+      const created = upload?.creation_date ? Date.parse(upload.creation_date) : Number.NaN;
+      if (upload && !this.claimed.has(id) && created + RESUMABLE_UPLOAD_TTL_MS < now) {
+        await this.store.remove(id).catch(() => undefined);
+        removed += 1;
+      }
+    }
+    return removed;
+  }
+
+  close(): void {
+    clearInterval(this.sweeper);
+  }
+}

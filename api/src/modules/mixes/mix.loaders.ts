@@ -1,0 +1,46 @@
+import DataLoader from 'dataloader';
+import type { GraphQLContext } from '../../graphql/context.js';
+import type { MixTrackView } from './mixes.service.js';
+
+export interface MixLoaders {
+  /** Whole tracklists (`limit` undefined), or their first `limit` entries. */
+  tracks(limit: number | undefined): DataLoader<string, MixTrackView[]>;
+  /** Null when nobody is signed in. */
+  savedByViewer: DataLoader<string, boolean> | null;
+}
+
+const perRequest = new WeakMap<GraphQLContext, MixLoaders>();
+
+/**
+ * Batches the per-mix lookups of one GraphQL request: a page of twenty mixes asking for tracks and "saved by me" costs
+ * one query each, not twenty.
+ */
+export function mixLoaders(ctx: GraphQLContext): MixLoaders {
+  let loaders = perRequest.get(ctx);
+  if (!loaders) {
+    const { mixes, library } = ctx.services;
+    const viewerId = ctx.viewer?.id;
+    const tracksByLimit = new Map<number | undefined, DataLoader<string, MixTrackView[]>>();
+    loaders = {
+      tracks(limit) {
+        let loader = tracksByLimit.get(limit);
+        if (!loader) {
+          loader = new DataLoader(async (ids) => {
+            const byMix = await mixes.tracksOf(ids, limit);
+            return ids.map((id) => byMix.get(id) ?? []);
+          });
+          tracksByLimit.set(limit, loader);
+        }
+        return loader;
+      },
+      savedByViewer: viewerId
+        ? new DataLoader(async (ids) => {
+            const saved = await library.savedAmong(viewerId, ids);
+            return ids.map((id) => saved.has(id));
+          })
+        : null,
+    };
+    perRequest.set(ctx, loaders);
+  }
+  return loaders;
+}

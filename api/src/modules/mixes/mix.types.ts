@@ -1,0 +1,127 @@
+import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { PageInfoObject } from '../../graphql/connection.js';
+import type { Services } from '../../services.js';
+import { GENRE_CODES, GENRES } from '../../shared/domain.js';
+import { TrackObject } from '../tracks/track.types.js';
+import { LocationObject, UserObject } from '../users/user.types.js';
+import { expiringInDays, isExpired, isNewUpload } from './mix-lifecycle.js';
+import type { MixPage, MixTrackView, MixView } from './mixes.service.js';
+
+/** SPEC §3 genres as a GraphQL enum: names upper-case, values the SPEC codes; ALL only filters. */
+export const GenreEnum: Record<string, string> = {
+  ALL: 'all',
+  ...Object.fromEntries(GENRE_CODES.map((code) => [code.toUpperCase(), code])),
+};
+registerEnumType(GenreEnum, {
+  name: 'Genre',
+  description: 'A mix genre (SPEC §3). ALL is a filter only, never the genre of a mix.',
+  valuesConfig: {
+    ALL: { description: 'All' },
+    ...Object.fromEntries(GENRE_CODES.map((code) => [code.toUpperCase(), { description: GENRES[code] }])),
+  },
+});
+
+export enum MixStatusEnum {
+  DRAFT = 'draft',
+  PUBLISHED = 'published',
+}
+registerEnumType(MixStatusEnum, { name: 'MixStatus' });
+
+@ObjectType('MixTrack', { simpleResolvers: true, description: 'One entry of a mix’s tracklist.' })
+export class MixTrackObject {
+  @Field(() => Int, { description: 'From 1, in the order the uploader gave.' }) position!: number;
+  @Field(() => Float, { nullable: true, description: 'Seconds into the mix.' }) startTime!: number | null;
+  @Field(() => Float, { nullable: true }) endTime!: number | null;
+  @Field(() => TrackObject) track!: TrackObject;
+
+  static from(entry: MixTrackView): MixTrackObject {
+    return Object.assign(new MixTrackObject(), { ...entry, track: TrackObject.from(entry.track) });
+  }
+}
+
+@ObjectType('Mix', { simpleResolvers: true })
+export class MixObject {
+  @Field(() => ID) id!: string;
+  @Field(() => String) title!: string;
+  @Field(() => GenreEnum) genre!: string;
+  @Field(() => String, { description: 'The 400x400 JPEG cover.' }) coverUrl!: string;
+  @Field(() => String, { description: 'The MP3.' }) audioUrl!: string;
+  @Field(() => UserObject) owner!: UserObject;
+  @Field(() => MixStatusEnum, { description: 'Only the owner ever sees a draft.' }) status!: MixStatusEnum;
+  @Field(() => Date) createdAt!: Date;
+  @Field(() => Date, { nullable: true }) publishedAt!: Date | null;
+  @Field(() => Boolean, { description: 'Published in the last 7 days (the "New" badge).' }) isNewUpload!: boolean;
+  @Field(() => Int, { nullable: true, description: 'Days of hosting left; null while a draft.' }) expiringIn!: number | null;
+  @Field(() => Boolean, { description: 'Hosting has ended: the mix has left every list; only its owner still sees it.' })
+  isExpired!: boolean;
+  @Field(() => LocationObject, { nullable: true, description: 'Where the mix was made.' }) location!: LocationObject | null;
+  @Field(() => Float, {
+    nullable: true,
+    description: 'Kilometres from the feed’s point, or from the viewer; null when unknown, and for the viewer’s own mix.',
+  })
+  distanceKm!: number | null;
+  @Field(() => Boolean, { description: 'Whether the signed-in viewer owns this mix.' }) isOwner!: boolean;
+  @Field(() => Float, { nullable: true }) durationSeconds!: number | null;
+
+  static from(services: Services, mix: MixView, view: { distanceKm: number | null; viewerId: string | null }): MixObject {
+    const now = new Date();
+    const isOwner = view.viewerId === mix.owner.id;
+    return Object.assign(new MixObject(), {
+      id: mix.id,
+      title: mix.title,
+      genre: mix.genre,
+      coverUrl: services.mixes.coverUrl(mix),
+      audioUrl: services.mixes.audioUrl(mix),
+      owner: UserObject.from(services, mix.owner),
+      status: mix.status as MixStatusEnum,
+      createdAt: mix.createdAt,
+      publishedAt: mix.publishedAt ?? null,
+      isNewUpload: isNewUpload(mix, now),
+      expiringIn: expiringInDays(mix, now),
+      isExpired: isExpired(mix, now),
+      location:
+        typeof mix.latitude === 'number' && typeof mix.longitude === 'number' ? { latitude: mix.latitude, longitude: mix.longitude } : null,
+      distanceKm: isOwner ? null : view.distanceKm,
+      isOwner,
+      durationSeconds: mix.durationSeconds ?? null,
+    });
+  }
+}
+
+@ObjectType('MixEdge', { simpleResolvers: true })
+export class MixEdgeObject {
+  @Field(() => String) cursor!: string;
+  @Field(() => MixObject) node!: MixObject;
+}
+
+@ObjectType('MixConnection', { simpleResolvers: true })
+export class MixConnectionObject {
+  @Field(() => [MixEdgeObject]) edges!: MixEdgeObject[];
+  @Field(() => [MixObject]) nodes!: MixObject[];
+  @Field(() => PageInfoObject) pageInfo!: PageInfoObject;
+  @Field(() => Int, { description: 'How many mixes match, across all pages.' }) totalCount!: Promise<number>;
+
+  static from(services: Services, page: MixPage, viewerId: string | null): MixConnectionObject {
+    const edges = page.items.map((item) => ({
+      cursor: item.cursor,
+      node: MixObject.from(services, item.mix, { distanceKm: item.distanceKm, viewerId }),
+    }));
+    return Object.assign(new MixConnectionObject(), {
+      edges,
+      nodes: edges.map((edge) => edge.node),
+      pageInfo: { hasNextPage: page.hasNextPage, endCursor: edges.at(-1)?.cursor ?? null },
+      totalCount: page.totalCount,
+    });
+  }
+}
+
+@InputType('TracklistEntryInput', { description: 'One tracklist entry as the uploader confirmed it.' })
+export class TracklistEntryInput {
+  @Field(() => String) title!: string;
+  @Field(() => [String], { description: 'Artist names; at least one.' }) creators!: string[];
+  @Field(() => ID, { nullable: true, description: 'The catalogue track this entry is; without it the entry becomes a manual track.' })
+  catalogueTrackId?: string | null;
+  @Field(() => Boolean, { nullable: true, description: 'Typed by hand: always becomes a manual track.' }) isManual?: boolean | null;
+  @Field(() => String, { nullable: true }) label?: string | null;
+  @Field(() => String, { nullable: true, description: 'An http(s) URL of the release cover.' }) coverUrl?: string | null;
+}

@@ -1,0 +1,110 @@
+import { Arg, Ctx, FieldResolver, Float, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { type GraphQLContext, requireViewer } from '../../graphql/context.js';
+import { InvalidInputError, NotFoundError } from '../../shared/errors.js';
+import { LocationInput } from '../users/user.types.js';
+import { mixLoaders } from './mix.loaders.js';
+import { GenreEnum, MixConnectionObject, MixObject, MixTrackObject, TracklistEntryInput } from './mix.types.js';
+import { TRACKLIST_MAX } from './mix-lifecycle.js';
+import { DEFAULT_PAGE_SIZE, FEED_MAX_RADIUS_KM } from './mixes.service.js';
+
+@Resolver(() => MixObject)
+export class MixesResolver {
+  @Query(() => MixConnectionObject, {
+    description:
+      'Published mixes newest first, by genre and within radiusKm of a point (default: the viewer’s location). ' +
+      'The maximum radius, 20,000 km, means everywhere and needs no point.',
+  })
+  async feed(
+    @Ctx() ctx: GraphQLContext,
+    @Arg('genre', () => GenreEnum, { defaultValue: 'all' }) genre: string,
+    @Arg('radiusKm', () => Float, { defaultValue: FEED_MAX_RADIUS_KM }) radiusKm: number,
+    @Arg('from', () => LocationInput, { nullable: true }) from: LocationInput | null,
+    @Arg('first', () => Int, { defaultValue: DEFAULT_PAGE_SIZE }) first: number,
+    @Arg('after', () => String, { nullable: true }) after: string | null,
+  ): Promise<MixConnectionObject> {
+    const viewerId = ctx.viewer?.id ?? null;
+    const page = await ctx.services.mixes.feed({ genre, radiusKm, from: from ? { ...from } : null }, viewerId, { first, after });
+    return MixConnectionObject.from(ctx.services, page, viewerId);
+  }
+
+  @Query(() => MixObject, {
+    nullable: true,
+    description: 'A mix anyone may see (no sign-in needed); its owner also sees their draft or expired mix. Null when none.',
+  })
+  async mix(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<MixObject | null> {
+    const viewerId = ctx.viewer?.id ?? null;
+    try {
+      const detail = await ctx.services.mixes.detail(id, viewerId);
+      return MixObject.from(ctx.services, detail.mix, { distanceKm: detail.distanceKm, viewerId });
+    } catch (error) {
+      if (error instanceof NotFoundError) return null;
+      throw error;
+    }
+  }
+
+  @Query(() => MixConnectionObject, { description: 'A member’s published mixes, newest first.' })
+  async mixesByUser(
+    @Ctx() ctx: GraphQLContext,
+    @Arg('userName', () => String) userName: string,
+    @Arg('first', () => Int, { defaultValue: DEFAULT_PAGE_SIZE }) first: number,
+    @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Arg('excludeMixId', () => ID, { nullable: true }) excludeMixId: string | null,
+  ): Promise<MixConnectionObject> {
+    const viewerId = ctx.viewer?.id ?? null;
+    const page = await ctx.services.mixes.byUser(userName, viewerId, { first, after }, excludeMixId);
+    return MixConnectionObject.from(ctx.services, page, viewerId);
+  }
+
+  @Mutation(() => [MixTrackObject], {
+    description: 'Replaces the tracklist of your mix with 5 to 30 entries, in order; unknown tracks become manual tracks.',
+  })
+  async setTracklist(
+    @Arg('mixId', () => ID) mixId: string,
+    @Arg('tracks', () => [TracklistEntryInput]) tracks: TracklistEntryInput[],
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<MixTrackObject[]> {
+    const entries = tracks.map((entry) => ({ ...entry, cover: entry.coverUrl }));
+    const tracklist = await ctx.services.mixes.setTracklist(requireViewer(ctx).id, mixId, entries);
+    return tracklist.map(MixTrackObject.from);
+  }
+
+  @Mutation(() => MixObject, {
+    description: 'Publishes your draft (with its tracklist) with a BETA code, or on a payment already made; PAYMENT_REQUIRED otherwise.',
+  })
+  async publishMix(
+    @Arg('mixId', () => ID) mixId: string,
+    @Arg('code', () => String, { nullable: true }) code: string | null,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<MixObject> {
+    const viewerId = requireViewer(ctx).id;
+    const mix = await ctx.services.mixes.publish(viewerId, mixId, code);
+    return MixObject.from(ctx.services, mix, { distanceKm: null, viewerId });
+  }
+
+  @Mutation(() => Boolean, { description: 'Deletes your mix from every list and page at once.' })
+  async deactivateMix(@Arg('mixId', () => ID) mixId: string, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+    await ctx.services.mixes.deactivate(requireViewer(ctx).id, mixId);
+    return true;
+  }
+
+  @FieldResolver(() => [MixTrackObject], { description: 'The tracklist in order; only its first entries with `first` (a card shows 4).' })
+  async tracks(
+    @Root() mix: MixObject,
+    @Ctx() ctx: GraphQLContext,
+    @Arg('first', () => Int, { nullable: true }) first: number | null,
+  ): Promise<MixTrackObject[]> {
+    if (first !== null && (first < 1 || first > TRACKLIST_MAX)) {
+      throw new InvalidInputError(`first must be a whole number from 1 to ${TRACKLIST_MAX}`);
+    }
+    return (
+      await mixLoaders(ctx)
+        .tracks(first ?? undefined)
+        .load(mix.id)
+    ).map(MixTrackObject.from);
+  }
+
+  @FieldResolver(() => Boolean, { nullable: true, description: 'Whether the signed-in viewer saved this mix; null when signed out.' })
+  savedByMe(@Root() mix: MixObject, @Ctx() ctx: GraphQLContext): Promise<boolean> | null {
+    return mixLoaders(ctx).savedByViewer?.load(mix.id) ?? null;
+  }
+}

@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import type { ListenRecord } from '../modules/listens/listens.service.js';
+import type { Services } from '../services.js';
+import { bodyOf, optionalViewer, requireViewer } from './request.js';
+
+/** SPEC listen record: user, timestamps.start, timestamps.end. */
+const listenWire = (listen: ListenRecord) => ({
+  _id: listen.id,
+  user: listen.userId,
+  user_name: listen.userName,
+  timestamps: { start: listen.start.toISOString(), end: listen.end?.toISOString() ?? null },
+});
+
+/** SPEC §7 listen rows, plus the stats panel and the owner's listen records. */
+export function listenRoutes(services: Services) {
+  const { listens } = services;
+  return async (app: FastifyInstance) => {
+    app.post<{ Params: { id: string } }>('/mix/play/:id', async (request) => {
+      const viewer = await optionalViewer(services, request);
+      return { play_count: await listens.play(request.params.id, viewer?.id ?? null) };
+    });
+
+    app.post<{ Params: { id: string } }>('/mix/add-new-listen/:id', async (request) => {
+      const viewer = await requireViewer(services, request);
+      return listenWire(await listens.start(request.params.id, viewer.id, bodyOf(request).start));
+    });
+
+    app.post<{ Params: { id: string } }>('/mix/pause/:id', async (request) => {
+      const viewer = await requireViewer(services, request);
+      return listenWire(await listens.end(request.params.id, viewer.id, bodyOf(request).end));
+    });
+
+    app.post<{ Params: { id: string } }>('/mix/pause-listen/:id', async (request) => {
+      const viewer = await requireViewer(services, request);
+      return listenWire(await listens.end(request.params.id, viewer.id));
+    });
+
+    app.get<{ Params: { id: string } }>('/mix/stats/:id', async (request) => {
+      const stats = await listens.stats(request.params.id);
+      return { Listeners: stats.listeners, Listens: stats.listens, Hours: stats.hours, Saves: stats.saves, plays: stats.plays };
+    });
+
+    app.get<{ Params: { id: string } }>('/mix/listeners/:id', async (request) => {
+      const viewer = await requireViewer(services, request);
+      return { listeners: (await listens.records(request.params.id, viewer.id)).map(listenWire) };
+    });
+  };
+}

@@ -1,0 +1,90 @@
+import type { SavedTrackView } from '../modules/library/library.service.js';
+import { expiringInDays, isExpired, isNewUpload } from '../modules/mixes/mix-lifecycle.js';
+import type { MixTrackView, MixView, TrackView } from '../modules/mixes/mixes.service.js';
+import type { Services } from '../services.js';
+import { locationWire } from './presenters.js';
+
+/** A mix to show, with what the viewer's own request knows about it. */
+export interface MixShown {
+  mix: MixView;
+  distanceKm: number | null;
+}
+
+const creatorsWire = (track: TrackView) => track.creators.map((creator) => ({ id: creator.id ?? null, name: creator.name }));
+
+/** SPEC §3 "Track in a mix". */
+export function mixTrackWire(entry: MixTrackView) {
+  const { track } = entry;
+  return {
+    _id: track.id,
+    track: track.id,
+    title: track.title,
+    cover: track.cover ?? null,
+    creators: creatorsWire(track),
+    label: track.label ? { id: track.label.id ?? null, name: track.label.name } : null,
+    buy: track.buy,
+    // The SPEC's flag is present only for unreleased tracks.
+    ...(track.newRelease ? { new_release: true } : {}),
+    start_time: entry.startTime,
+    end_time: entry.endTime,
+    is_manual: track.isManual,
+  };
+}
+
+/** SPEC §3 "Saved track". */
+export function savedTrackWire(saved: SavedTrackView) {
+  const { track } = saved;
+  return {
+    _id: track.id,
+    title: track.title,
+    creators: creatorsWire(track),
+    label: { name: track.label?.name ?? null },
+    release: { cover: track.cover ?? null },
+    saved_to_tracks_array_date: saved.savedAt.toISOString(),
+  };
+}
+
+/**
+ * SPEC §3 mixes, with each one's tracks, savers and (for a signed-in viewer) whether they saved it: a fixed number of
+ * queries for the whole list, however long.
+ */
+export async function mixesWire(services: Services, shown: MixShown[], viewerId: string | null) {
+  const ids = shown.map((item) => item.mix.id);
+  const [tracks, savers] = await Promise.all([services.mixes.tracksOf(ids), services.library.saversOf(ids)]);
+  const now = new Date();
+  return shown.map(({ mix, distanceKm }) => {
+    const isOwner = viewerId === mix.owner.id;
+    const savedBy = savers.get(mix.id) ?? [];
+    return {
+      _id: mix.id,
+      title: mix.title,
+      cover: services.mixes.coverUrl(mix),
+      mp3: services.mixes.audioUrl(mix),
+      genre: mix.genre,
+      user: {
+        _id: mix.owner.id,
+        user_name: mix.owner.userName ?? null,
+        display_name: mix.owner.displayName,
+        user_image: services.users.imageUrl(mix.owner),
+      },
+      tracks: (tracks.get(mix.id) ?? []).map(mixTrackWire),
+      status: mix.status,
+      createdAt: mix.createdAt.toISOString(),
+      publishedAt: mix.publishedAt?.toISOString() ?? null,
+      is_new_upload: isNewUpload(mix, now),
+      isNewUpload: isNewUpload(mix, now),
+      location: locationWire(mix.latitude, mix.longitude),
+      saved_by: savedBy,
+      savedByMe: viewerId ? savedBy.includes(viewerId) : null,
+      isOwner,
+      ExpiringIn: expiringInDays(mix, now),
+      isExpired: isExpired(mix, now),
+      distance: isOwner ? null : distanceKm,
+    };
+  });
+}
+
+export async function mixWire(services: Services, shown: MixShown, viewerId: string | null) {
+  const [wire] = await mixesWire(services, [shown], viewerId);
+  return wire;
+}

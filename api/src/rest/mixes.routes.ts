@@ -1,0 +1,120 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { DEFAULT_PAGE_SIZE, type TracklistEntry } from '../modules/mixes/mixes.service.js';
+import type { Services } from '../services.js';
+import { InvalidInputError, NotFoundError } from '../shared/errors.js';
+import { mixesWire, mixTrackWire, mixWire } from './mixes.presenters.js';
+import { type Body, bodyOf, optionalViewer, requireViewer } from './request.js';
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Names from the SPEC's `creators` (text, or a list of text or {name}) or `artists` ({name} list). */
+function namesOf(value: unknown): string[] | undefined {
+  if (typeof value === 'string') return [value];
+  if (!Array.isArray(value)) return undefined;
+  return value.map((item) => (isRecord(item) ? item.name : item)).filter((name): name is string => typeof name === 'string');
+}
+
+/** SPEC §3 "Upload track entry" (creators, name, uuid, is_manual, artists, label, album.cover) onto the service's entry. */
+function tracklistEntryOf(raw: unknown): TracklistEntry {
+  const entry = isRecord(raw) ? raw : {};
+  return {
+    title: entry.name ?? entry.title,
+    creators: namesOf(entry.creators) ?? namesOf(entry.artists),
+    catalogueTrackId: entry.uuid,
+    isManual: entry.is_manual,
+    label: isRecord(entry.label) ? entry.label.name : entry.label,
+    cover: isRecord(entry.album) ? entry.album.cover : undefined,
+  };
+}
+
+const mixIdOf = (body: Body) => body.mix_id ?? body.id;
+
+/** A page number from the path (0 is the first page). */
+function pageNumber(value: string): number {
+  const page = Number(value);
+  if (!Number.isInteger(page) || page < 0) throw new InvalidInputError('page must be a whole number from 0');
+  return page;
+}
+
+/** The SPEC's mix pages answer `mix_found: false` with the reason when there is no such mix (or it was removed). */
+function mixNotFound(reply: FastifyReply, error: NotFoundError) {
+  return reply.status(404).send({ mix_found: false, err: error.message, error: error.message, message: error.message, status: 404 });
+}
+
+/** SPEC §7 mix rows: the feed, single mixes (private, public, the upload's draft), mixes by member, tracklist, publish, deactivate. */
+export function mixRoutes(services: Services) {
+  const { mixes } = services;
+  return async (app: FastifyInstance) => {
+    // The SPEC's carousel shows "n of count"; rather than every match at once, the body may page with `page` (from 0)
+    // and `limit` (1 to 50, default 20). `count` is always the total.
+    app.post('/mix/get-mixes-by-genre-and-distance', async (request) => {
+      const viewer = await optionalViewer(services, request);
+      const body = bodyOf(request);
+      const limit = body.limit ?? DEFAULT_PAGE_SIZE;
+      const page = body.page === undefined ? 0 : Number(body.page);
+      const found = await mixes.feed({ genre: body.genre, radiusKm: body.search_radius, from: body.from_point }, viewer?.id ?? null, {
+        first: limit,
+        offset: typeof limit === 'number' ? page * limit : 0,
+      });
+      return { data: await mixesWire(services, found.items, viewer?.id ?? null), count: await found.totalCount };
+    });
+
+    app.get<{ Params: { user_name: string; page: string }; Querystring: { mix_id_to_exclude?: string } }>(
+      '/mix/by-user/:user_name/:page',
+      async (request) => {
+        const viewer = await optionalViewer(services, request);
+        const offset = pageNumber(request.params.page) * DEFAULT_PAGE_SIZE;
+        const found = await mixes.byUser(request.params.user_name, viewer?.id ?? null, { offset }, request.query.mix_id_to_exclude);
+        return { mixes: await mixesWire(services, found.items, viewer?.id ?? null), count: await found.totalCount };
+      },
+    );
+
+    app.get<{ Params: { id: string } }>('/mix/public/:id', async (request, reply) => {
+      try {
+        const detail = await mixes.detail(request.params.id, null);
+        return { mix_found: true, current_mix: await mixWire(services, detail, null) };
+      } catch (error) {
+        if (error instanceof NotFoundError) return mixNotFound(reply, error);
+        throw error;
+      }
+    });
+
+    app.get<{ Params: { id: string } }>('/mix/upload/:id', async (request) => {
+      const viewer = await requireViewer(services, request);
+      const mix = await mixes.draftForPayment(viewer.id, request.params.id);
+      return { current_mix: await mixWire(services, { mix, distanceKm: null }, viewer.id) };
+    });
+
+    app.post('/mix/update-mix', async (request) => {
+      const viewer = await requireViewer(services, request);
+      const body = bodyOf(request);
+      const entries = Array.isArray(body.tracks) ? body.tracks.map(tracklistEntryOf) : body.tracks;
+      const tracklist = await mixes.setTracklist(viewer.id, mixIdOf(body), entries);
+      return { tracks: tracklist.map(mixTrackWire) };
+    });
+
+    app.post('/mix/publish-mix', async (request) => {
+      const viewer = await requireViewer(services, request);
+      const body = bodyOf(request);
+      const mix = await mixes.publish(viewer.id, mixIdOf(body), body.code);
+      return { message: 'Mix published', current_mix: await mixWire(services, { mix, distanceKm: null }, viewer.id) };
+    });
+
+    app.get<{ Params: { id: string } }>('/mix/:id', async (request, reply) => {
+      const viewer = await requireViewer(services, request);
+      try {
+        const detail = await mixes.detail(request.params.id, viewer.id);
+        return await mixWire(services, detail, viewer.id);
+      } catch (error) {
+        if (error instanceof NotFoundError) return mixNotFound(reply, error);
+        throw error;
+      }
+    });
+
+    app.patch<{ Params: { id: string } }>('/user/deactivate-mix/:id', async (request) => {
+      const viewer = await requireViewer(services, request);
+      await mixes.deactivate(viewer.id, request.params.id);
+      return { message: 'Mix deactivated', _id: request.params.id };
+    });
+  };
+}

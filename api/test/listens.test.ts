@@ -1,0 +1,148 @@
+import { createClient } from 'graphql-ws';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import WebSocket from 'ws';
+import { formatHours } from '../src/modules/listens/listens.service.js';
+import { createTestApp, gql, type Member, signUpMember, type TestApp } from './support/app.js';
+import { publishedMix } from './support/mixes.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const auth = (member: Member) => ({ 'x-auth-token': member.token });
+const post = (url: string, member?: Member, payload: object = {}) =>
+  t.app.inject({ method: 'POST', url, headers: member ? auth(member) : {}, payload });
+const at = (iso: string) => new Date(iso).toISOString();
+
+test('hours are h:mm', () => {
+  expect(formatHours(0)).toBe('0:00');
+  expect(formatHours(59)).toBe('0:00');
+  expect(formatHours(8100)).toBe('2:15');
+  expect(formatHours(36_000 + 61)).toBe('10:01');
+});
+
+describe('listens and stats', () => {
+  let dj: Member;
+  let mixId: string;
+  beforeAll(async () => {
+    dj = await signUpMember(t.app);
+    mixId = await publishedMix(t.app, t.services, dj);
+  });
+
+  test('stats arithmetic: two members, three listens, two ended (1h30 and 45 min), one save', async () => {
+    const [ana, ben] = [await signUpMember(t.app), await signUpMember(t.app)];
+    expect((await post(`/api/mix/add-new-listen/${mixId}`, ana, { start: at('2026-01-01T10:00:00Z') })).statusCode).toBe(200);
+    const ended = await post(`/api/mix/pause/${mixId}`, ana, { end: at('2026-01-01T11:30:00Z') });
+    expect(ended.json().timestamps).toEqual({ start: '2026-01-01T10:00:00.000Z', end: '2026-01-01T11:30:00.000Z' });
+    await post(`/api/mix/add-new-listen/${mixId}`, ben, { start: Date.parse('2026-01-02T10:00:00Z') });
+    await post(`/api/mix/pause/${mixId}`, ben, { end: Date.parse('2026-01-02T10:45:00Z') });
+    await post(`/api/mix/add-new-listen/${mixId}`, ben);
+    await post(`/api/user/save-mix/${mixId}`, ana);
+
+    const stats = await t.app.inject({ method: 'GET', url: `/api/mix/stats/${mixId}` });
+    expect(stats.json()).toMatchObject({ Listeners: 2, Listens: 3, Hours: '2:15', Saves: 1 });
+    const graph = await gql(t.app, `query ($id: ID!) { mixStats(mixId: $id) { listeners listens hours saves } }`, { id: mixId });
+    expect(graph.data).toEqual({ mixStats: { listeners: 2, listens: 3, hours: '2:15', saves: 1 } });
+  });
+
+  test('one open listen per member per mix: starting again closes the earlier one with no length', async () => {
+    const member = await signUpMember(t.app);
+    const mix = await publishedMix(t.app, t.services, dj);
+    await post(`/api/mix/add-new-listen/${mix}`, member, { start: at('2026-02-01T10:00:00Z') });
+    await post(`/api/mix/add-new-listen/${mix}`, member, { start: at('2026-02-01T12:00:00Z') });
+    const ended = await post(`/api/mix/pause/${mix}`, member, { end: at('2026-02-01T12:30:00Z') });
+    expect(ended.json().timestamps.start).toBe('2026-02-01T12:00:00.000Z');
+    expect((await t.app.inject({ method: 'GET', url: `/api/mix/stats/${mix}` })).json()).toMatchObject({ Listens: 2, Hours: '0:30' });
+    expect((await post(`/api/mix/pause-listen/${mix}`, member)).statusCode).toBe(404);
+  });
+
+  test('bad timestamps are 400s: not a date, in the future, an end before the start', async () => {
+    const member = await signUpMember(t.app);
+    expect((await post(`/api/mix/add-new-listen/${mixId}`, member, { start: 'yesterday-ish' })).statusCode).toBe(400);
+    expect((await post(`/api/mix/add-new-listen/${mixId}`, member, { start: Date.now() + 3_600_000 })).json().error).toBe(
+      'start cannot be in the future',
+    );
+    await post(`/api/mix/add-new-listen/${mixId}`, member, { start: at('2026-03-01T10:00:00Z') });
+    const backwards = await post(`/api/mix/pause/${mixId}`, member, { end: at('2026-03-01T09:00:00Z') });
+    expect(backwards.statusCode).toBe(400);
+    expect(backwards.json().error).toBe('end cannot be before the start of the listen');
+  });
+
+  test('plays count for everyone; anonymous plays are listens without a member and add no hours', async () => {
+    const mix = await publishedMix(t.app, t.services, dj);
+    const member = await signUpMember(t.app);
+    expect((await post(`/api/mix/play/${mix}`, member)).json()).toEqual({ play_count: 1 });
+    expect((await post(`/api/mix/play/${mix}`)).json()).toEqual({ play_count: 2 });
+    expect((await gql(t.app, `mutation ($id: ID!) { playMix(mixId: $id) }`, { id: mix })).data).toEqual({ playMix: 3 });
+    expect((await t.app.inject({ method: 'GET', url: `/api/mix/stats/${mix}` })).json()).toEqual({
+      Listeners: 0,
+      Listens: 2,
+      Hours: '0:00',
+      Saves: 0,
+      plays: 3,
+    });
+  });
+
+  test('the listen records are for the owner only', async () => {
+    const stranger = await signUpMember(t.app);
+    const own = await t.app.inject({ method: 'GET', url: `/api/mix/listeners/${mixId}`, headers: auth(dj) });
+    expect(own.statusCode).toBe(200);
+    expect(own.json().listeners.length).toBeGreaterThanOrEqual(3);
+    expect(own.json().listeners[0]).toEqual({
+      _id: expect.any(String),
+      user: expect.any(String),
+      user_name: expect.any(String),
+      timestamps: expect.any(Object),
+    });
+    expect((await t.app.inject({ method: 'GET', url: `/api/mix/listeners/${mixId}`, headers: auth(stranger) })).statusCode).toBe(403);
+    expect(
+      (await gql(t.app, `query ($id: ID!) { mixListens(mixId: $id) { id } }`, { id: mixId }, stranger.token)).errors?.[0].extensions?.code,
+    ).toBe('FORBIDDEN');
+  });
+
+  test('listening needs a token; deactivated and unknown mixes are 404s', async () => {
+    const mix = await publishedMix(t.app, t.services, dj);
+    const member = await signUpMember(t.app);
+    expect((await post(`/api/mix/add-new-listen/${mix}`)).statusCode).toBe(401);
+    await t.app.inject({ method: 'PATCH', url: `/api/user/deactivate-mix/${mix}`, headers: auth(dj) });
+    for (const url of [`/api/mix/add-new-listen/${mix}`, `/api/mix/play/${mix}`, '/api/mix/play/nope']) {
+      expect((await post(url, member)).statusCode).toBe(404);
+    }
+    expect((await t.app.inject({ method: 'GET', url: `/api/mix/stats/${mix}` })).statusCode).toBe(404);
+  });
+});
+
+test('the live listener count is pushed over graphql-ws as members start and stop', async () => {
+  const dj = await signUpMember(t.app);
+  const mixId = await publishedMix(t.app, t.services, dj);
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = t.app.server.address() as { port: number };
+  const client = createClient({ url: `ws://127.0.0.1:${port}/graphql`, webSocketImpl: WebSocket });
+  const counts: number[] = [];
+  const sawThree = new Promise<void>((resolve, reject) => {
+    client.subscribe(
+      { query: `subscription ($id: ID!) { mixListenerCount(mixId: $id) }`, variables: { id: mixId } },
+      {
+        next: (value) => {
+          counts.push((value.data as { mixListenerCount: number }).mixListenerCount);
+          if (counts.length === 3) resolve();
+        },
+        error: reject,
+        complete: () => undefined,
+      },
+    );
+  });
+  try {
+    await new Promise((r) => setTimeout(r, 300));
+    const [a, b] = [await signUpMember(t.app), await signUpMember(t.app)];
+    await gql(t.app, `mutation ($id: ID!) { startListen(mixId: $id) { id } }`, { id: mixId }, a.token);
+    await gql(t.app, `mutation ($id: ID!) { startListen(mixId: $id) { id } }`, { id: mixId }, b.token);
+    await gql(t.app, `mutation ($id: ID!) { endListen(mixId: $id) { end } }`, { id: mixId }, a.token);
+    await sawThree;
+    expect(counts).toEqual([1, 2, 1]);
+  } finally {
+    await client.dispose();
+  }
+});

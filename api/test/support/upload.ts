@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto';
+import { connect, type Socket } from 'node:net';
+
+export type FormPart = { name: string; value: string } | { name: string; fileName: string; type: string; data: Buffer };
+
+/** A multipart/form-data body with its parts in the order given (the SPEC's client sends cover, title, mp3, genre). */
+export function orderedMultipart(parts: FormPart[]) {
+  const boundary = `----mixcrate${randomBytes(8).toString('hex')}`;
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    if ('value' in part) {
+      chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"\r\n\r\n${part.value}\r\n`));
+    } else {
+      chunks.push(
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"; filename="${part.fileName}"\r\nContent-Type: ${part.type}\r\n\r\n`,
+        ),
+        part.data,
+        Buffer.from('\r\n'),
+      );
+    }
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), boundary, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** The opening of a file part, for bodies written piece by piece. */
+export const filePartHead = (boundary: string, name: string, fileName: string, type: string) =>
+  Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${fileName}"\r\nContent-Type: ${type}\r\n\r\n`);
+
+/**
+ * A raw HTTP/1.1 request on a real socket: writes the head and the first bytes of the body, then hands the socket
+ * over, so a test can stop sending, or cut the connection, as a real client would.
+ */
+export async function startRawRequest(
+  port: number,
+  head: { method: string; path: string; headers: Record<string, string | number> },
+  firstBytes: Buffer,
+): Promise<{ socket: Socket; response: Promise<string>; closed: Promise<void> }> {
+  const socket = connect(port, '127.0.0.1');
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  const lines = [`${head.method} ${head.path} HTTP/1.1`, 'Host: 127.0.0.1', ...Object.entries(head.headers).map(([k, v]) => `${k}: ${v}`)];
+  socket.write(`${lines.join('\r\n')}\r\n\r\n`);
+  socket.write(firstBytes);
+  let received = '';
+  socket.on('data', (chunk) => {
+    received += chunk.toString('latin1');
+  });
+  socket.on('error', () => undefined);
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  return { socket, response: closed.then(() => received), closed };
+}
+
+/** Polls until the check passes or the time is up; returns the last value. */
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  let value = await read();
+  while (!done(value) && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    value = await read();
+  }
+  return value;
+}

@@ -1,0 +1,235 @@
+/**
+ * A listener seeking around a two-hour mix: random 256 KB Range requests for one MP3 (about 115 MB, 2 h at 128 kbps),
+ * served by our API (which checks the mix is visible on every request and streams from the storage driver) and by
+ * nginx serving the same file straight from disk, with the same load tool (wrk, in C, so the client is not the
+ * bottleneck) and settings, one after the other.
+ * Target: at least half of nginx's requests per second on this 2-core machine.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import sharp from 'sharp';
+import { benchDatabase, MB, mp3Frames, out, signUp, startApi } from './media-support.js';
+
+const RANGE_BYTES = 256 * 1024;
+const CONNECTIONS = Number(process.env.BENCH_RANGE_CONNECTIONS ?? 16);
+const SECONDS = Number(process.env.BENCH_RANGE_SECONDS ?? 10);
+const ROUNDS = 2;
+const TARGET_RATIO = 0.5;
+
+/** A Debian package's program, installed when missing (the bench machine reaches Debian's archive). */
+function ensureProgram(name: string): string {
+  const found = spawnSync('sh', ['-c', `command -v ${name} || ls /usr/sbin/${name}`], { encoding: 'utf8' })
+    .stdout.trim()
+    .split('\n')[0];
+  if (found) return found;
+  out(`installing ${name} (apt-get install -y ${name}) ...`);
+  const install = () =>
+    spawnSync('apt-get', ['install', '-y', '--no-install-recommends', name], {
+      stdio: 'ignore',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+  if (install().status !== 0) {
+    spawnSync('apt-get', ['update'], { stdio: 'ignore' });
+    if (install().status !== 0) throw new Error(`could not install ${name}`);
+  }
+  return spawnSync('sh', ['-c', `command -v ${name} || ls /usr/sbin/${name}`], { encoding: 'utf8' }).stdout.trim();
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  return port;
+}
+
+/** nginx on a loopback port serving `${mediaRoot}` at /media/, configured the way one would for static audio. */
+async function startNginx(binary: string, mediaRoot: string, workers: 'auto' | number): Promise<{ base: string; stop(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'mixcrate-bench-nginx-'));
+  const port = await freePort();
+  await writeFile(
+    join(dir, 'nginx.conf'),
+    `worker_processes ${workers};
+user root;
+daemon off;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 1000000;
+  types { audio/mpeg mp3; }
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  server {
+    listen 127.0.0.1:${port};
+    location /media/ { alias ${mediaRoot}/; add_header Cache-Control "public, max-age=31536000, immutable"; }
+  }
+}
+`,
+  );
+  const child: ChildProcess = spawn(binary, ['-c', join(dir, 'nginx.conf'), '-p', dir], { stdio: 'inherit' });
+  const base = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    if (
+      await fetch(`${base}/`).then(
+        () => true,
+        () => false,
+      )
+    )
+      break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    base,
+    async stop() {
+      child.kill('SIGQUIT');
+      await once(child, 'exit');
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+interface LoadResult {
+  requestsPerSecond: number;
+  megabytesPerSecond: number;
+  p50: number;
+  p99: number;
+  wrongStatus: number;
+}
+
+/** The wrk script: every request asks for a fresh random 256 KB range of the file. */
+const wrkScript = (size: number) => `
+math.randomseed(os.time())
+request = function()
+  local start = math.random(0, ${size - RANGE_BYTES})
+  return wrk.format("GET", nil, { Range = "bytes=" .. start .. "-" .. (start + ${RANGE_BYTES - 1}) })
+end
+`;
+
+const WRK_UNITS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, B: 1 / MB, KB: 1 / 1024, MB: 1, GB: 1024 };
+const wrkNumber = (text: string, pattern: RegExp): number => {
+  const match = pattern.exec(text);
+  return match ? Number(match[1]) * (WRK_UNITS[match[2] ?? ''] ?? 1) : Number.NaN;
+};
+
+async function load(wrk: string, scriptPath: string, url: string, seconds: number): Promise<LoadResult> {
+  const run = spawnSync(wrk, ['-t2', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-s', scriptPath, url], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`wrk failed: ${run.stderr}`);
+  const text = run.stdout;
+  return {
+    requestsPerSecond: wrkNumber(text, /Requests\/sec:\s+([\d.]+)/),
+    megabytesPerSecond: wrkNumber(text, /Transfer\/sec:\s+([\d.]+)(B|KB|MB|GB)/),
+    p50: wrkNumber(text, /50%\s+([\d.]+)(us|ms|s)/),
+    p99: wrkNumber(text, /99%\s+([\d.]+)(us|ms|s)/),
+    wrongStatus: wrkNumber(text, /Non-2xx or 3xx responses:\s+(\d+)/) || 0,
+  };
+}
+
+async function main(): Promise<void> {
+  const nginxBinary = ensureProgram('nginx');
+  const wrk = ensureProgram('wrk');
+  const database = await benchDatabase();
+  const api = await startApi(database.url);
+  let failed = false;
+  const nginxes: { base: string; stop(): Promise<void> }[] = [];
+  try {
+    const token = await signUp(api.base);
+    const frames = mp3Frames(20, 128);
+    const repeats = 360; // 2 hours
+    const size = frames.length * repeats;
+    const boundary = 'benchrange0b1e';
+    const cover = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#333' } })
+      .jpeg()
+      .toBuffer();
+    const head = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="cover"; filename="c.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
+      cover,
+      Buffer.from(
+        `\r\n--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nSeek test\r\n--${boundary}\r\nContent-Disposition: form-data; name="genre"\r\n\r\nhouse\r\n--${boundary}\r\nContent-Disposition: form-data; name="mp3"; filename="m.mp3"\r\nContent-Type: audio/mpeg\r\n\r\n`,
+      ),
+    ]);
+    const body = Buffer.concat([head, ...Array.from({ length: repeats }, () => frames), Buffer.from(`\r\n--${boundary}--\r\n`)]);
+    const created = await fetch(`${api.base}/api/mix/create-mix`, {
+      method: 'POST',
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-auth-token': token },
+      body,
+    });
+    if (created.status !== 201) throw new Error(`create-mix failed: ${await created.text()}`);
+    const mix = (await created.json()) as { _id: string; mp3: string };
+    const sql = new pg.Client({ connectionString: database.url });
+    await sql.connect();
+    await sql.query(`update mix set status = 'published', published_at = now(), expires_at = now() + interval '1 year' where id = $1`, [
+      mix._id,
+    ]);
+    await sql.end();
+
+    // Debian's default (one worker per core, here 2), and one worker: a per-core comparison with our one process.
+    const nginx = await startNginx(nginxBinary, join(api.dataDir, 'media'), 'auto');
+    nginxes.push(nginx);
+    const nginxOne = await startNginx(nginxBinary, join(api.dataDir, 'media'), 1);
+    nginxes.push(nginxOne);
+    const ours = `${api.base}${mix.mp3}`;
+    const theirs = `${nginx.base}${mix.mp3}`;
+    const theirsOne = `${nginxOne.base}${mix.mp3}`;
+    for (const url of [ours, theirs, theirsOne]) {
+      const probe = await fetch(url, { headers: { range: 'bytes=0-9' } });
+      if (probe.status !== 206) throw new Error(`${url} answered ${probe.status} to a range`);
+      await probe.arrayBuffer();
+    }
+    out(
+      `media range benchmark: ${(size / MB).toFixed(1)} MB MP3, random ${RANGE_BYTES / 1024} KB ranges, wrk 2 threads ${CONNECTIONS} connections, ${SECONDS} s x ${ROUNDS} rounds each`,
+    );
+    const scriptPath = join(api.dataDir, 'ranges.lua');
+    await writeFile(scriptPath, wrkScript(size));
+    for (const url of [ours, theirs, theirsOne]) await load(wrk, scriptPath, url, 2);
+    const results: { ours: LoadResult[]; nginx: LoadResult[]; nginxOne: LoadResult[] } = { ours: [], nginx: [], nginxOne: [] };
+    // Interleaved rounds, so a noisy neighbour on the machine hurts all three alike.
+    for (let round = 0; round < ROUNDS; round += 1) {
+      results.ours.push(await load(wrk, scriptPath, ours, SECONDS));
+      results.nginx.push(await load(wrk, scriptPath, theirs, SECONDS));
+      results.nginxOne.push(await load(wrk, scriptPath, theirsOne, SECONDS));
+    }
+    const mean = (list: LoadResult[], pick: (result: LoadResult) => number) =>
+      list.reduce((sum, result) => sum + pick(result), 0) / list.length;
+    out();
+    out('| server | requests/s | MB/s | p50 ms | p99 ms | non-206 |');
+    out('|---|---|---|---|---|---|');
+    for (const [name, list] of [
+      ['mixcrate /media (one Node process: Fastify, storage driver, visibility check)', results.ours],
+      ['nginx 1.22 static, sendfile, worker_processes auto (2)', results.nginx],
+      ['nginx 1.22 static, sendfile, worker_processes 1', results.nginxOne],
+    ] as const) {
+      out(
+        `| ${name} | ${mean(list, (r) => r.requestsPerSecond).toFixed(0)} | ${mean(list, (r) => r.megabytesPerSecond).toFixed(0)} | ${mean(list, (r) => r.p50).toFixed(1)} | ${mean(list, (r) => r.p99).toFixed(1)} | ${list.reduce((sum, r) => sum + r.wrongStatus, 0)} |`,
+      );
+    }
+    const oursRate = mean(results.ours, (r) => r.requestsPerSecond);
+    const ratio = oursRate / mean(results.nginx, (r) => r.requestsPerSecond);
+    const perCore = oursRate / mean(results.nginxOne, (r) => r.requestsPerSecond);
+    failed = ratio < TARGET_RATIO || results.ours.some((r) => r.wrongStatus > 0);
+    out();
+    out(
+      `requests/s ratio ours/nginx (Debian default): ${ratio.toFixed(2)} (target >= ${TARGET_RATIO}): ${ratio >= TARGET_RATIO ? 'met' : 'MISSED'}`,
+    );
+    out(`requests/s ratio ours/nginx with one worker (per core): ${perCore.toFixed(2)}`);
+  } finally {
+    for (const server of nginxes) await server.stop();
+    await api.stop();
+    await database.close();
+  }
+  process.exitCode = failed ? 1 : 0;
+}
+
+await main();

@@ -1,0 +1,175 @@
+/** What the media benchmarks share: a database, the API in a child process, its memory, members and MP3s. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { Mp3Encoder } from '@breezystack/lamejs';
+import pg from 'pg';
+import { startEmbeddedPostgres } from '../api/src/db/embedded-postgres.js';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const MB = 1024 * 1024;
+export const out = (line = '') => process.stdout.write(`${line}\n`);
+
+async function canConnect(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface BenchDatabase {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** A fresh database on BENCH_DATABASE_URL, TEST_DATABASE_URL, the local server on 5432, or an embedded one. */
+export async function benchDatabase(): Promise<BenchDatabase> {
+  let serverUrl: string | undefined;
+  for (const url of [process.env.BENCH_DATABASE_URL, process.env.TEST_DATABASE_URL, 'postgres://postgres@127.0.0.1:5432/postgres']) {
+    if (url && (await canConnect(url))) {
+      serverUrl = url;
+      break;
+    }
+  }
+  let stopEmbedded = async () => undefined;
+  if (!serverUrl) {
+    const dir = await mkdtemp(join(tmpdir(), 'mixcrate-bench-pg-'));
+    const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
+    const embedded = await startEmbeddedPostgres(dir, 30000 + Math.floor(Math.random() * 10000), quiet);
+    serverUrl = embedded.url;
+    stopEmbedded = async () => {
+      await embedded.stop();
+      await rm(dir, { recursive: true, force: true });
+    };
+  }
+  const name = `mixcrate_bench_media_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async close() {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+      await stopEmbedded();
+    },
+  };
+}
+
+export interface ApiProcess {
+  base: string;
+  pid: number;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** The API in its own Node process (tsx, the API's tsconfig), on a free loopback port. */
+export async function startApi(databaseUrl: string): Promise<ApiProcess> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'mixcrate-bench-media-'));
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []),
+      '--import',
+      'tsx',
+      join(ROOT, 'bench/media-server.ts'),
+    ],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        TSX_TSCONFIG_PATH: join(ROOT, 'api/tsconfig.json'),
+        BENCH_MEDIA_DATABASE_URL: databaseUrl,
+        BENCH_MEDIA_DATA_DIR: dataDir,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const [line] = (await once(createInterface({ input: child.stdout ?? process.stdin }), 'line')) as [string];
+  const { port } = JSON.parse(line) as { port: number };
+  return {
+    base: `http://127.0.0.1:${port}`,
+    pid: child.pid ?? 0,
+    dataDir,
+    async stop() {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Resident memory of a process, from /proc (bytes). */
+export async function rssOf(pid: number): Promise<{ rss: number; peak: number }> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
+}
+
+/** Samples a process's RSS while `work` runs: its resident memory before, and the highest it reached (the kernel's peak). */
+export async function measureRss<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; before: number; peak: number }> {
+  // Writing 5 to clear_refs resets the kernel's peak (VmHWM) to the current RSS.
+  await writeFile(`/proc/${pid}/clear_refs`, '5').catch(() => undefined);
+  const before = (await rssOf(pid)).rss;
+  let sampled = before;
+  const timer = setInterval(() => {
+    rssOf(pid).then(
+      ({ rss }) => {
+        sampled = Math.max(sampled, rss);
+      },
+      () => undefined,
+    );
+  }, 10);
+  try {
+    const result = await work();
+    const { peak } = await rssOf(pid);
+    return { result, before, peak: Math.max(peak, sampled) };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+export async function signUp(base: string): Promise<string> {
+  const email = `bench-${randomBytes(4).toString('hex')}@example.com`;
+  const response = await fetch(`${base}/api/user/create-user`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: 'Mixcrate1!', has_opted_in: false }),
+  });
+  if (response.status !== 201) throw new Error(`sign-up failed: ${await response.text()}`);
+  return ((await response.json()) as { token: string }).token;
+}
+
+/** Real MP3 frames (a 440 Hz tone) to repeat into a file of any size: the same bitstream a 2-hour set at this bitrate has. */
+export function mp3Frames(seconds: number, kbps: number): Buffer {
+  const sampleRate = 44_100;
+  const encoder = new Mp3Encoder(2, sampleRate, kbps);
+  const chunks: Uint8Array[] = [];
+  const total = seconds * sampleRate;
+  for (let start = 0; start < total; start += 11_520) {
+    const pcm = new Int16Array(Math.min(11_520, total - start));
+    for (let index = 0; index < pcm.length; index += 1)
+      pcm[index] = Math.round(Math.sin((2 * Math.PI * 440 * (start + index)) / sampleRate) * 9000);
+    chunks.push(encoder.encodeBuffer(pcm, pcm));
+  }
+  chunks.push(encoder.flush());
+  return Buffer.concat(chunks.map((chunk) => Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)));
+}
+
+/** A body of `repeats` copies of `unit` between a head and a tail, produced as it is sent, never held whole. */
+export async function* repeated(head: Buffer, unit: Buffer, repeats: number, tail: Buffer): AsyncGenerator<Buffer> {
+  yield head;
+  for (let index = 0; index < repeats; index += 1) yield unit;
+  yield tail;
+}
