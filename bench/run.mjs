@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const scenarios = ['bench/feed.ts'];
+const scenarios = ['bench/feed.ts', 'bench/media-upload.ts', 'bench/media-range.ts'];
 let failed = false;
 for (const scenario of scenarios) {
   const run = spawnSync(join(root, 'node_modules/.bin/tsx'), ['--tsconfig', 'api/tsconfig.json', scenario], {

