@@ -10,12 +10,12 @@ import { join } from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
 import { loadConfig } from '../api/src/config.js';
-import { startEmbeddedPostgres } from '../api/src/db/embedded-postgres.js';
 import { migrate, openOrm } from '../api/src/db/orm.js';
 import { buildApp } from '../api/src/http/app.js';
 import { createServices } from '../api/src/services.js';
 import { GENRE_CODES } from '../api/src/shared/domain.js';
 import { BENCH_POINTS, seedFeedWorld } from './seed.js';
+import { benchDatabase, out } from './support.js';
 
 const SIZE = {
   users: Number(process.env.BENCH_USERS ?? 10_000),
@@ -75,49 +75,11 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 const ms = (value: number) => value.toFixed(2).padStart(7);
 const elapsedMs = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 
-async function canConnect(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** A PostgreSQL server: BENCH_DATABASE_URL, TEST_DATABASE_URL, the local one on 5432, else an embedded one. */
-async function server(): Promise<{ url: string; stop(): Promise<void> }> {
-  for (const url of [process.env.BENCH_DATABASE_URL, process.env.TEST_DATABASE_URL, 'postgres://postgres@127.0.0.1:5432/postgres']) {
-    if (url && (await canConnect(url))) return { url, stop: async () => undefined };
-  }
-  const dir = await mkdtemp(join(tmpdir(), 'mixcrate-bench-pg-'));
-  const quiet = { info: () => undefined, warn: () => undefined, debug: () => undefined };
-  const embedded = await startEmbeddedPostgres(dir, 30000 + Math.floor(Math.random() * 10000), quiet);
-  return {
-    url: embedded.url,
-    async stop() {
-      await embedded.stop();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-function withDatabase(url: string, name: string): string {
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  return target.toString();
-}
-
 async function main(): Promise<void> {
-  const pgServer = await server();
-  const databaseName = `mixcrate_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: pgServer.url });
-  await admin.connect();
-  await admin.query(`create database ${databaseName}`);
-  const databaseUrl = withDatabase(pgServer.url, databaseName);
+  const database = await benchDatabase();
+  const databaseUrl = database.url;
+  const databaseName = new URL(databaseUrl).pathname.slice(1);
   const dataDir = await mkdtemp(join(tmpdir(), 'mixcrate-bench-data-'));
-  const out = (line = '') => process.stdout.write(`${line}\n`);
   try {
     out(`feed benchmark: ${SIZE.mixes.toLocaleString('en')} mixes, ${SIZE.users.toLocaleString('en')} members, database ${databaseName}`);
     const orm = await openOrm(databaseUrl);
@@ -272,10 +234,8 @@ async function main(): Promise<void> {
     await orm.close();
     process.exitCode = p95Met && ratioMet ? 0 : 1;
   } finally {
-    await admin.query(`drop database if exists ${databaseName} with (force)`);
-    await admin.end();
+    await database.close();
     await rm(dataDir, { recursive: true, force: true });
-    await pgServer.stop();
   }
 }
 

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import sharp from 'sharp';
-import { benchDatabase, MB, mp3Frames, out, signUp, startApi } from './media-support.js';
+import { benchDatabase, MB, mp3Frames, out, signUp, startApi } from './support.js';
 
 const RANGE_BYTES = 256 * 1024;
 const CONNECTIONS = Number(process.env.BENCH_RANGE_CONNECTIONS ?? 16);

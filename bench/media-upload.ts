@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import sharp from 'sharp';
 import { MP3_MAX_BYTES } from '../api/src/modules/media/audio.js';
-import { type ApiProcess, benchDatabase, MB, measureRss, mp3Frames, out, repeated, signUp, startApi } from './media-support.js';
+import { type ApiProcess, benchDatabase, MB, measureRss, mp3Frames, out, repeated, signUp, startApi } from './support.js';
 
 const TARGET_GROWTH_MB = 64;
 

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
@@ -61,7 +62,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     includeStacktraceInErrorResponses: !config.isProduction,
     validationRules: [depthLimitRule(config.GRAPHQL_MAX_DEPTH)],
     formatError: formatGraphQLError(config.isProduction),
-    plugins: [fastifyApolloDrainPlugin(app), costLimitPlugin(schema, config.GRAPHQL_MAX_COST)],
+    // Responses are not cached by Apollo (no @cacheControl hints); computing cache policy per field only costs time.
+    plugins: [ApolloServerPluginCacheControlDisabled(), fastifyApolloDrainPlugin(app), costLimitPlugin(schema, config.GRAPHQL_MAX_COST)],
   });
   await apollo.start();
   await app.register(fastifyApollo(apollo), {

@@ -51,7 +51,7 @@ export async function benchDatabase(): Promise<BenchDatabase> {
       await rm(dir, { recursive: true, force: true });
     };
   }
-  const name = `mixcrate_bench_media_${randomBytes(4).toString('hex')}`;
+  const name = `mixcrate_bench_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   await admin.query(`create database ${name}`);
