@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type Member, signUpMember, type TestApp } from './support/app.js';
 import { sineMp3 } from './support/audio.js';
 import { multipart, solidImage } from './support/images.js';
-import { eventually, orderedMultipart } from './support/upload.js';
+import { createMixOver, eventually } from './support/upload.js';
 
 let t: TestApp;
 let owner: Member;
@@ -26,20 +26,16 @@ interface UploadedMix {
 }
 
 async function uploadMix(): Promise<UploadedMix> {
-  const body = orderedMultipart([
-    { name: 'cover', fileName: 'c.jpg', type: 'image/jpeg', data: await solidImage('jpeg', 500, 500) },
-    { name: 'title', value: 'Delivery test' },
-    { name: 'mp3', fileName: 'm.mp3', type: 'audio/mpeg', data: mp3 },
-    { name: 'genre', value: 'techno' },
-  ]);
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/mix/create-mix',
-    headers: { ...body.headers, 'x-auth-token': owner.token },
-    payload: body.payload,
+  const {
+    _id,
+    mp3: audioUrl,
+    cover,
+  } = await createMixOver(t.app, owner.token, {
+    cover: await solidImage('jpeg', 500, 500),
+    mp3,
+    title: 'Delivery test',
+    genre: 'techno',
   });
-  expect(response.statusCode).toBe(201);
-  const { _id, mp3: audioUrl, cover } = response.json();
   return { id: _id, mp3: audioUrl, cover };
 }
 

@@ -7,7 +7,7 @@ import { createServices } from '../src/services.js';
 import { createTestApp, gql, type Member, signUpMember, type TestApp } from './support/app.js';
 import { sineMp3 } from './support/audio.js';
 import { solidImage } from './support/images.js';
-import { eventually, orderedMultipart } from './support/upload.js';
+import { createMixOver, eventually } from './support/upload.js';
 
 let t: TestApp;
 let owner: Member;
@@ -38,20 +38,7 @@ const settled = (id: string, timeoutMs = 30_000) =>
   );
 
 async function upload(mp3: Buffer): Promise<string> {
-  const body = orderedMultipart([
-    { name: 'cover', fileName: 'c.jpg', type: 'image/jpeg', data: cover },
-    { name: 'title', value: 'Waveform test' },
-    { name: 'mp3', fileName: 'm.mp3', type: 'audio/mpeg', data: mp3 },
-    { name: 'genre', value: 'house' },
-  ]);
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/api/mix/create-mix',
-    headers: { ...body.headers, 'x-auth-token': owner.token },
-    payload: body.payload,
-  });
-  expect(response.statusCode).toBe(201);
-  return response.json()._id;
+  return (await createMixOver(t.app, owner.token, { cover, mp3, title: 'Waveform test' }))._id;
 }
 
 /** A draft whose MP3 is whatever the test puts (or does not put) in storage. */

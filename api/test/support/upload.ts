@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
 
 export type FormPart = { name: string; value: string } | { name: string; fileName: string; type: string; data: Buffer };
 
@@ -60,4 +62,26 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
     value = await read();
   }
   return value;
+}
+
+/** Uploads a complete mix through POST /api/mix/create-mix as `token`'s owner; expects a 201 and answers its body. */
+export async function createMixOver(
+  app: FastifyInstance,
+  token: string,
+  files: { cover: Buffer; mp3: Buffer; title?: string; genre?: string },
+): Promise<{ _id: string; mp3: string; cover: string }> {
+  const body = orderedMultipart([
+    { name: 'cover', fileName: 'c.jpg', type: 'image/jpeg', data: files.cover },
+    { name: 'title', value: files.title ?? 'Test mix' },
+    { name: 'mp3', fileName: 'm.mp3', type: 'audio/mpeg', data: files.mp3 },
+    { name: 'genre', value: files.genre ?? 'house' },
+  ]);
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/mix/create-mix',
+    headers: { ...body.headers, 'x-auth-token': token },
+    payload: body.payload,
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json();
 }
