@@ -1,0 +1,270 @@
+import bcrypt from 'bcrypt';
+import type { FastifyBaseLogger } from 'fastify';
+import pg from 'pg';
+import type { Orm } from '../db/orm.js';
+import { BCRYPT_COST } from '../modules/auth/auth.service.js';
+import { Follow } from '../modules/follows/follow.entity.js';
+import { SavedMix } from '../modules/library/saved-mix.entity.js';
+import { SavedTrack } from '../modules/library/saved-track.entity.js';
+import { Listen } from '../modules/listens/listen.entity.js';
+import { FOLDERS, objectKey, type StorageDriver } from '../modules/media/storage.js';
+import { Mix } from '../modules/mixes/mix.entity.js';
+import { hostingEnds } from '../modules/mixes/mix-lifecycle.js';
+import { MixTrack } from '../modules/mixes/mix-track.entity.js';
+import { Track } from '../modules/tracks/track.entity.js';
+import { type IUser, User } from '../modules/users/user.entity.js';
+import { GENRE_CODES, type GenreCode } from '../shared/domain.js';
+import { avatar, mixCover, trackCover } from './art.js';
+import { Mp3EncoderPool } from './encoder.js';
+import { mixAudio, peaksOf } from './mix-audio.js';
+import { DEMO_LOGINS, DEMO_PASSWORD, type PlannedWorld, planWorld } from './plan.js';
+import { SAMPLE_RATE } from './synth.js';
+
+const BITRATE = 48_000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Mixes being rendered or encoded at once: two per encoder keeps every core busy in bounded memory. */
+const IN_FLIGHT_PER_WORKER = 2;
+
+/** Every storage key the demo world writes. */
+export function demoFileKeys(world: PlannedWorld): string[] {
+  return [
+    ...world.members.map((member) => objectKey(FOLDERS.profileImages, member.avatar)),
+    ...world.references.map((reference) => objectKey(FOLDERS.trackCovers, reference.cover)),
+    ...world.mixes.flatMap((mix) => [objectKey(FOLDERS.mixImages, mix.cover), objectKey(FOLDERS.mixAudio, mix.mp3)]),
+  ];
+}
+
+async function inParallel<T>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const runners = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      await work(items[index] as T, index);
+    }
+  });
+  await Promise.all(runners);
+}
+
+interface RenderedMix {
+  bytes: number;
+  durationSeconds: number;
+  peaks: number[];
+}
+
+/** Renders the covers and avatars into storage (sharp works on its own threads, beside the audio). */
+async function renderImages(world: PlannedWorld, put: (key: string, body: Buffer) => Promise<void>): Promise<void> {
+  const hueOf = (genre: GenreCode) => (GENRE_CODES.indexOf(genre) * 360) / GENRE_CODES.length;
+  const images = [
+    ...world.members.map(
+      (member) => () => avatar(member.id, member.displayName).then((image) => put(objectKey(FOLDERS.profileImages, member.avatar), image)),
+    ),
+    ...world.references.map(
+      (reference) => () => trackCover(reference.trackId).then((image) => put(objectKey(FOLDERS.trackCovers, reference.cover), image)),
+    ),
+    ...world.mixes.map(
+      (mix) => () => mixCover(mix.id, hueOf(mix.genre), mix.title).then((image) => put(objectKey(FOLDERS.mixImages, mix.cover), image)),
+    ),
+  ];
+  await inParallel(images, 2, (render) => render());
+}
+
+/** Renders, measures and encodes every mix into storage; returns what the database needs to know of each. */
+async function renderMixes(
+  world: PlannedWorld,
+  put: (key: string, body: Buffer) => Promise<void>,
+  log: FastifyBaseLogger,
+): Promise<Map<string, RenderedMix>> {
+  const encoders = new Mp3EncoderPool(SAMPLE_RATE, BITRATE);
+  const rendered = new Map<string, RenderedMix>();
+  try {
+    let done = 0;
+    await inParallel(world.mixes, IN_FLIGHT_PER_WORKER * encoders.size, async (mix) => {
+      const samples = mixAudio(mix, world);
+      const facts = { durationSeconds: samples.length / SAMPLE_RATE, peaks: peaksOf(samples) };
+      const mp3 = await encoders.encode(samples);
+      await put(objectKey(FOLDERS.mixAudio, mix.mp3), mp3);
+      rendered.set(mix.id, { ...facts, bytes: mp3.length });
+      done += 1;
+      if (done % 10 === 0 || done === world.mixes.length) log.info({ mixes: done, of: world.mixes.length }, 'building the demo world');
+    });
+  } finally {
+    await encoders.close();
+  }
+  return rendered;
+}
+
+async function writeRows(orm: Orm, world: PlannedWorld, rendered: Map<string, RenderedMix>, now: number): Promise<void> {
+  const passwordHash = await bcrypt.hash(DEMO_PASSWORD, BCRYPT_COST);
+  const ago = (days: number) => new Date(now - days * DAY_MS);
+  await orm.em.fork().transactional(async (em) => {
+    const users = new Map<string, IUser>();
+    for (const member of world.members) {
+      const user = em.create(User, {
+        id: member.id,
+        email: member.email,
+        passwordHash,
+        userName: member.userName,
+        displayName: member.displayName,
+        userType: member.userType,
+        bio: member.bio,
+        userImage: member.avatar,
+        latitude: member.latitude,
+        longitude: member.longitude,
+        isAgreedToConduct: true,
+        createdAt: ago(member.joinedDaysAgo),
+        updatedAt: ago(member.joinedDaysAgo),
+      });
+      users.set(member.id, user);
+    }
+    for (const reference of world.references) {
+      em.create(Track, {
+        id: reference.trackId,
+        title: reference.title,
+        creators: reference.creators.map((name) => ({ id: null, name })),
+        label: { id: null, name: reference.label },
+        cover: reference.cover,
+        buy: !reference.newRelease,
+        newRelease: reference.newRelease,
+        createdAt: ago(400),
+      });
+    }
+    const plays = new Map<string, number>();
+    for (const listen of world.listens) plays.set(listen.mixId, (plays.get(listen.mixId) ?? 0) + 1);
+    for (const mix of world.mixes) {
+      const facts = rendered.get(mix.id);
+      if (!facts) throw new Error(`mix ${mix.id} was not rendered`);
+      const publishedAt = ago(mix.publishedDaysAgo);
+      em.create(Mix, {
+        id: mix.id,
+        owner: mix.ownerId,
+        title: mix.title,
+        genre: mix.genre,
+        cover: mix.cover,
+        mp3: mix.mp3,
+        audioBytes: facts.bytes,
+        durationSeconds: facts.durationSeconds,
+        bitrate: BITRATE / 1000,
+        peaks: facts.peaks,
+        waveformState: 'ready',
+        latitude: mix.latitude,
+        longitude: mix.longitude,
+        status: 'published',
+        publishedAt,
+        expiresAt: hostingEnds(publishedAt),
+        playCount: plays.get(mix.id) ?? 0,
+        createdAt: new Date(publishedAt.getTime() - 60 * 60 * 1000),
+        updatedAt: publishedAt,
+      });
+      mix.segments.forEach((segment, index) => {
+        const reference = world.references[segment.reference];
+        if (!reference) throw new Error(`no reference ${segment.reference}`);
+        em.create(MixTrack, {
+          mix: mix.id,
+          track: reference.trackId,
+          position: index + 1,
+          startTime: segment.startTime,
+          endTime: segment.endTime,
+        });
+      });
+    }
+    for (const [follower, followee] of world.follows) em.create(Follow, { follower, followee, createdAt: ago(30) });
+    for (const saved of world.savedMixes) em.create(SavedMix, { user: saved.userId, mix: saved.mixId, savedAt: ago(saved.daysAgo) });
+    for (const saved of world.savedTracks) em.create(SavedTrack, { user: saved.userId, track: saved.trackId, savedAt: ago(saved.daysAgo) });
+    for (const listen of world.listens) {
+      const startedAt = ago(listen.daysAgo);
+      em.create(Listen, {
+        mix: listen.mixId,
+        user: listen.userId,
+        startedAt,
+        endedAt: new Date(startedAt.getTime() + listen.seconds * 1000),
+      });
+    }
+    for (const current of world.currentMixes) {
+      const user = users.get(current.userId);
+      if (!user) throw new Error(`no member ${current.userId}`);
+      user.currentMix = em.getReference(Mix, current.mixId);
+      user.currentMixPos = current.position;
+    }
+  });
+}
+
+export interface DemoWorldOptions {
+  orm: Orm;
+  storage: StorageDriver;
+  log: FastifyBaseLogger;
+}
+
+const LOCK_NAME = 'mixcrate-demo-world';
+
+/**
+ * Runs `work` holding a PostgreSQL advisory lock on a connection of its own: processes starting together on one
+ * database take turns, so the second sees the first one's demo world instead of building (and on its failure
+ * deleting the files of) a second one. Closing the connection lets go of the lock, even when the process dies.
+ */
+async function holdingDemoLock<T>(orm: Orm, work: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: orm.config.get('clientUrl') });
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock(hashtextextended($1, 0))', [LOCK_NAME]);
+    return await work();
+  } finally {
+    await client.end();
+  }
+}
+
+const isEmpty = async (orm: Orm) => {
+  const [row] = await orm.em.fork().getConnection().execute<{ any: boolean }[]>('select exists(select 1 from app_user) as any');
+  return !row?.any;
+};
+
+/**
+ * Loads the demo world (members, catalogue, mixes with real MP3s, listens, saves, follows), by default only into a
+ * database without members: the first start. Files are written first and the rows in one transaction after them;
+ * when anything fails, the files go again. Returns false (and changes nothing) when it was not empty.
+ */
+export function loadDemoWorld({ orm, storage, log }: DemoWorldOptions, onlyIfEmpty = true): Promise<boolean> {
+  return holdingDemoLock(orm, async () => {
+    if (onlyIfEmpty && !(await isEmpty(orm))) return false;
+    const started = Date.now();
+    const world = planWorld();
+    log.info(
+      { members: world.members.length, mixes: world.mixes.length, references: world.references.length },
+      'building the demo world (once)',
+    );
+    const written: string[] = [];
+    const put = async (key: string, body: Buffer) => {
+      written.push(key);
+      await storage.put(key, body);
+    };
+    try {
+      const [rendered] = await Promise.all([renderMixes(world, put, log), renderImages(world, put)]);
+      await writeRows(orm, world, rendered, Date.now());
+    } catch (error) {
+      await Promise.all(written.map((key) => storage.delete(key).catch(() => undefined)));
+      throw error;
+    }
+    log.info({ ms: Date.now() - started }, 'demo world ready');
+    return true;
+  });
+}
+
+/** Removes the demo world: its members (with their mixes, listens, saves and follows), its catalogue, its files. */
+export async function removeDemoWorld({ orm, storage }: Omit<DemoWorldOptions, 'log'>): Promise<void> {
+  const world = planWorld();
+  await holdingDemoLock(orm, () =>
+    orm.em.fork().transactional(async (em) => {
+      await em.nativeDelete(User, { id: { $in: world.members.map((member) => member.id) } });
+      await em.nativeDelete(Track, { id: { $in: world.references.map((reference) => reference.trackId) } });
+    }),
+  );
+  await Promise.all(demoFileKeys(world).map((key) => storage.delete(key).catch(() => undefined)));
+}
+
+/** Whether the demo logins exist (the start prints them then). */
+export async function demoLoginsExist(orm: Orm): Promise<boolean> {
+  const [row] = await orm.em
+    .fork()
+    .getConnection()
+    .execute<{ any: boolean }[]>('select exists(select 1 from app_user where email = ?) as any', [DEMO_LOGINS.dj.email]);
+  return Boolean(row?.any);
+}

@@ -1,0 +1,442 @@
+import { GENRE_CODES, type GenreCode, USER_TYPE_CODES, type UserTypeCode } from '../shared/domain.js';
+import { DEMO_SEED, Random, stableFileName, stableUuid } from './random.js';
+import { type ReferenceRecipe, referenceRecipe } from './synth.js';
+
+export const DEMO_PASSWORD = 'Mixcrate1!';
+export const DEMO_DOMAIN = 'demo.mixcrate.app';
+export const DEMO_LOGINS = {
+  dj: { email: `dj@${DEMO_DOMAIN}`, password: DEMO_PASSWORD },
+  listener: { email: `listener@${DEMO_DOMAIN}`, password: DEMO_PASSWORD },
+} as const;
+
+export const MEMBER_COUNT = 64;
+export const REFERENCE_COUNT = 72;
+export const MIXES_PER_GENRE = 6;
+/** Seconds of equal-power crossfade between two tracks of a mix. */
+export const CROSSFADE_SECONDS = 6;
+
+export const CONTINENTS = ['Africa', 'Antarctica', 'Asia', 'Europe', 'North America', 'Oceania', 'South America'] as const;
+type Continent = (typeof CONTINENTS)[number];
+
+const CITIES: { name: string; continent: Continent; latitude: number; longitude: number }[] = [
+  { name: 'Berlin', continent: 'Europe', latitude: 52.52, longitude: 13.405 },
+  { name: 'London', continent: 'Europe', latitude: 51.507, longitude: -0.128 },
+  { name: 'Amsterdam', continent: 'Europe', latitude: 52.37, longitude: 4.895 },
+  { name: 'Ibiza', continent: 'Europe', latitude: 38.909, longitude: 1.433 },
+  { name: 'Paris', continent: 'Europe', latitude: 48.857, longitude: 2.352 },
+  { name: 'Lisbon', continent: 'Europe', latitude: 38.722, longitude: -9.139 },
+  { name: 'Potsdam', continent: 'Europe', latitude: 52.391, longitude: 13.064 },
+  { name: 'Tbilisi', continent: 'Europe', latitude: 41.716, longitude: 44.783 },
+  { name: 'Detroit', continent: 'North America', latitude: 42.331, longitude: -83.046 },
+  { name: 'Chicago', continent: 'North America', latitude: 41.878, longitude: -87.63 },
+  { name: 'New York', continent: 'North America', latitude: 40.713, longitude: -74.006 },
+  { name: 'Mexico City', continent: 'North America', latitude: 19.433, longitude: -99.133 },
+  { name: 'Montreal', continent: 'North America', latitude: 45.502, longitude: -73.567 },
+  { name: 'Los Angeles', continent: 'North America', latitude: 34.052, longitude: -118.244 },
+  { name: 'São Paulo', continent: 'South America', latitude: -23.551, longitude: -46.633 },
+  { name: 'Buenos Aires', continent: 'South America', latitude: -34.604, longitude: -58.382 },
+  { name: 'Bogotá', continent: 'South America', latitude: 4.711, longitude: -74.072 },
+  { name: 'Santiago', continent: 'South America', latitude: -33.449, longitude: -70.669 },
+  { name: 'Lagos', continent: 'Africa', latitude: 6.524, longitude: 3.379 },
+  { name: 'Johannesburg', continent: 'Africa', latitude: -26.204, longitude: 28.047 },
+  { name: 'Accra', continent: 'Africa', latitude: 5.604, longitude: -0.187 },
+  { name: 'Nairobi', continent: 'Africa', latitude: -1.292, longitude: 36.822 },
+  { name: 'Cairo', continent: 'Africa', latitude: 30.044, longitude: 31.236 },
+  { name: 'Tokyo', continent: 'Asia', latitude: 35.676, longitude: 139.65 },
+  { name: 'Seoul', continent: 'Asia', latitude: 37.566, longitude: 126.978 },
+  { name: 'Mumbai', continent: 'Asia', latitude: 19.076, longitude: 72.878 },
+  { name: 'Bangkok', continent: 'Asia', latitude: 13.756, longitude: 100.502 },
+  { name: 'Tel Aviv', continent: 'Asia', latitude: 32.085, longitude: 34.782 },
+  { name: 'Sydney', continent: 'Oceania', latitude: -33.869, longitude: 151.209 },
+  { name: 'Melbourne', continent: 'Oceania', latitude: -37.814, longitude: 144.963 },
+  { name: 'Auckland', continent: 'Oceania', latitude: -36.848, longitude: 174.763 },
+  { name: 'McMurdo Station', continent: 'Antarctica', latitude: -77.846, longitude: 166.676 },
+];
+
+const FIRST_NAMES = [
+  'Ana',
+  'Kofi',
+  'Mia',
+  'Jonas',
+  'Aiko',
+  'Rafa',
+  'Zainab',
+  'Luca',
+  'Priya',
+  'Tomás',
+  'Ines',
+  'Malik',
+  'Sofia',
+  'Kenji',
+  'Amara',
+  'Noah',
+  'Lea',
+  'Diego',
+  'Yuna',
+  'Omar',
+  'Freya',
+  'Chidi',
+  'Elif',
+  'Marco',
+  'Nia',
+  'Sven',
+  'Leila',
+  'Hugo',
+  'Asha',
+  'Mateo',
+  'Ida',
+  'Tariq',
+];
+const LAST_NAMES = [
+  'Kraus',
+  'Mensah',
+  'Okafor',
+  'Silva',
+  'Tanaka',
+  'Novak',
+  'Haddad',
+  'Rossi',
+  'Patel',
+  'García',
+  'Berg',
+  'Dubois',
+  'Kim',
+  'Nkosi',
+  'Jensen',
+  'Costa',
+  'Moreau',
+  'Achebe',
+  'Lindqvist',
+  'Ortiz',
+];
+const DJ_ALIASES = [
+  'Low End Theory',
+  'Night Bus',
+  'Soft Machine',
+  'Deep Current',
+  'Sundial',
+  'Concrete Garden',
+  'Velvet Static',
+  'Polar Drift',
+  'Loop Theory',
+  'Kite Runner',
+  'Tidal',
+  'Moss',
+  'Afterglow',
+  'Paper Lanterns',
+  'Satellite',
+  'Field Notes',
+];
+const ADJECTIVES = [
+  'Midnight',
+  'Golden',
+  'Hazy',
+  'Electric',
+  'Velvet',
+  'Solar',
+  'Liquid',
+  'Neon',
+  'Quiet',
+  'Restless',
+  'Crystal',
+  'Dusty',
+  'Warm',
+  'Lunar',
+  'Hidden',
+  'Endless',
+];
+const NOUNS = [
+  'Drive',
+  'Garden',
+  'Signal',
+  'Tide',
+  'Orbit',
+  'Harbour',
+  'Pulse',
+  'Window',
+  'Motion',
+  'Canyon',
+  'Rooftop',
+  'Circuit',
+  'Meadow',
+  'Lantern',
+  'Horizon',
+  'Echo',
+];
+const ARTISTS = [
+  'Kora Vale',
+  'The Night Shift',
+  'Marlo Ekwe',
+  'Sunset Theory',
+  'Dani Osei',
+  'Rhodes & Rye',
+  'Yuki Harmon',
+  'Basement Choir',
+  'Lior Amsel',
+  'Olu Adeyemi',
+  'Neon Parish',
+  'Vera Lind',
+  'Cassius Moon',
+  'Ama Boateng',
+  'Static Bloom',
+  'Juno Reyes',
+  'Hollow Palms',
+  'Tomi Sato',
+  'Glass Atlas',
+  'Rene Dufresne',
+];
+const LABELS = [
+  'Fabric Loop',
+  'Quiet Room Records',
+  'Harbour Sound',
+  'Orbit Works',
+  'Sunday Service',
+  'Dust & Groove',
+  'Lunar Tapes',
+  'Warehouse 9',
+  'Velvet Unit',
+  'Open Field',
+  'Tropic Archive',
+  'Night Market',
+];
+const BIOS = [
+  'Digging for records since the nineties. {genre} every Friday at {city} underground spots.',
+  'Warm-up specialist from {city}. Long blends, deep cuts, no rush.',
+  'Listening to everything, playing mostly {genre}. Say hi if you are in {city}.',
+  'Producer and selector. Half studio, half dancefloor, all {genre}.',
+  'Radio host in {city}: two hours of {genre} every week.',
+  'I follow DJs, not algorithms. {city} based.',
+];
+
+export interface PlannedMember {
+  id: string;
+  email: string;
+  userName: string;
+  displayName: string;
+  userType: UserTypeCode;
+  bio: string;
+  city: string;
+  continent: Continent;
+  latitude: number;
+  longitude: number;
+  avatar: string;
+  /** Days before the load that the member joined. */
+  joinedDaysAgo: number;
+  favouriteGenre: GenreCode;
+}
+
+export interface PlannedReference {
+  index: number;
+  /** The catalogue track this reference is (a stable id: the recognition tests look it up). */
+  trackId: string;
+  title: string;
+  creators: string[];
+  label: string;
+  cover: string;
+  newRelease: boolean;
+  recipe: ReferenceRecipe;
+}
+
+export interface PlannedSegment {
+  reference: number;
+  /** Seconds into the reference where the segment's audio is taken from. */
+  sourceStart: number;
+  /** Seconds into the mix: from the start of its fade-in to the end of its fade-out. */
+  startTime: number;
+  endTime: number;
+}
+
+export interface PlannedMix {
+  id: string;
+  ownerId: string;
+  title: string;
+  genre: GenreCode;
+  durationSeconds: number;
+  cover: string;
+  mp3: string;
+  publishedDaysAgo: number;
+  latitude: number;
+  longitude: number;
+  segments: PlannedSegment[];
+}
+
+export interface PlannedWorld {
+  members: PlannedMember[];
+  references: PlannedReference[];
+  mixes: PlannedMix[];
+  follows: [follower: string, followee: string][];
+  savedMixes: { userId: string; mixId: string; daysAgo: number }[];
+  savedTracks: { userId: string; trackId: string; daysAgo: number }[];
+  listens: { mixId: string; userId: string | null; daysAgo: number; seconds: number }[];
+  /** The mix each member's player remembers, and where in it (as if they had paused it there). */
+  currentMixes: { userId: string; mixId: string; position: number }[];
+}
+
+const slug = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '')
+    .toLowerCase();
+
+function planMembers(random: Random): PlannedMember[] {
+  const cities = [...CITIES];
+  return Array.from({ length: MEMBER_COUNT }, (_, index) => {
+    // The two demo logins come first: a DJ in Berlin and a listener in London.
+    const city = index === 0 ? cities[0] : index === 1 ? cities[1] : (cities[index % cities.length] ?? cities[0]);
+    const userType = index === 0 ? 'dj' : index === 1 ? 'listener' : (USER_TYPE_CODES[index % USER_TYPE_CODES.length] as UserTypeCode);
+    const first = FIRST_NAMES[index % FIRST_NAMES.length] as string;
+    const last = LAST_NAMES[(index * 7) % LAST_NAMES.length] as string;
+    const isDj = userType === 'dj' || userType === 'dj-creator';
+    const displayName = isDj && index % 3 !== 0 ? (DJ_ALIASES[index % DJ_ALIASES.length] as string) : `${first} ${last}`;
+    const favouriteGenre = GENRE_CODES[(index * 5) % GENRE_CODES.length] as GenreCode;
+    const place = city ?? CITIES[0];
+    if (!place) throw new Error('no cities');
+    const bio = (random.pick(BIOS) as string).replace('{genre}', favouriteGenre.replace(/_/g, ' ')).replace('{city}', place.name);
+    const userName = index === 0 ? 'demo_dj' : index === 1 ? 'demo_listener' : `${slug(displayName)}_${index}`.slice(0, 30);
+    return {
+      id: stableUuid(`member:${index}`),
+      email: index === 0 ? DEMO_LOGINS.dj.email : index === 1 ? DEMO_LOGINS.listener.email : `${userName}@${DEMO_DOMAIN}`,
+      userName,
+      displayName: index === 0 ? 'Ana Kraus' : displayName,
+      userType,
+      bio: bio.slice(0, 180),
+      city: place.name,
+      continent: place.continent,
+      // A little apart from the city centre, so neighbours are a few km apart, not zero.
+      latitude: place.latitude + random.between(-0.05, 0.05),
+      longitude: place.longitude + random.between(-0.05, 0.05),
+      avatar: stableFileName(`avatar:${index}`, 'jpg'),
+      joinedDaysAgo: random.int(120, 900),
+      favouriteGenre,
+    };
+  });
+}
+
+/** The catalogue track of reference `index` (a stable id: recognition tests look references up by it). */
+export const referenceTrackId = (index: number) => stableUuid(`reference:${index}`);
+
+const referenceIndexes = new Map(Array.from({ length: REFERENCE_COUNT }, (_, index) => [referenceTrackId(index), index]));
+
+/** Which reference a demo catalogue track is (for `renderReference`), or null for any other track. */
+export const referenceIndexOfTrack = (trackId: string): number | null => referenceIndexes.get(trackId) ?? null;
+
+function planReferences(random: Random, seed: number): PlannedReference[] {
+  return Array.from({ length: REFERENCE_COUNT }, (_, index) => {
+    const featured = random.chance(0.25) ? [random.pick(ARTISTS)] : [];
+    return {
+      index,
+      trackId: referenceTrackId(index),
+      title: `${random.pick(ADJECTIVES)} ${random.pick(NOUNS)}${random.chance(0.3) ? ` (${random.pick(['Dub', 'Extended', 'Club', 'Night'])} Mix)` : ''}`,
+      creators: [...new Set([ARTISTS[index % ARTISTS.length] as string, ...featured])],
+      label: random.pick(LABELS),
+      cover: stableFileName(`track-cover:${index}`, 'jpg'),
+      newRelease: random.chance(0.15),
+      recipe: referenceRecipe(seed, index),
+    };
+  });
+}
+
+/** References a genre's mixes draw from: a window that slides three references per genre (shared with neighbours). */
+export function referencePool(genreIndex: number): number[] {
+  return Array.from({ length: 12 }, (_, offset) => (genreIndex * 3 + offset) % REFERENCE_COUNT);
+}
+
+function planMixes(random: Random, members: PlannedMember[], references: PlannedReference[]): PlannedMix[] {
+  const owners = members.filter((member) => ['dj', 'dj-creator', 'creator', 'artist', 'label', 'promoter'].includes(member.userType));
+  const mixes: PlannedMix[] = [];
+  GENRE_CODES.forEach((genre, genreIndex) => {
+    for (let number = 0; number < MIXES_PER_GENRE; number += 1) {
+      const index = mixes.length;
+      // The demo DJ owns a handful; the rest spread over the other uploaders.
+      const owner = index % 16 === 0 ? members[0] : owners[(index * 7 + genreIndex) % owners.length];
+      if (!owner) throw new Error('no mix owners');
+      const long = random.chance(0.12);
+      // From 121 s: MP3 readers that estimate the length (music-metadata) say about 0.2 s short, still two minutes.
+      const durationSeconds = long ? random.int(180, 300) : random.int(121, 150);
+      const count = Math.min(12, Math.max(5, random.int(5, Math.floor(durationSeconds / 16))));
+      const segmentSeconds = (durationSeconds + (count - 1) * CROSSFADE_SECONDS) / count;
+      const chosen = random.sample(referencePool(genreIndex), count);
+      const segments = chosen.map((reference, position) => {
+        const recipe = references[reference]?.recipe;
+        if (!recipe) throw new Error(`no reference ${reference}`);
+        const startTime = position * (segmentSeconds - CROSSFADE_SECONDS);
+        return {
+          reference,
+          sourceStart: Math.round(random.between(0, recipe.durationSeconds - segmentSeconds) * 100) / 100,
+          startTime: Math.round(startTime * 100) / 100,
+          endTime: Math.round(Math.min(durationSeconds, startTime + segmentSeconds) * 100) / 100,
+        };
+      });
+      const title = `${random.pick(ADJECTIVES)} ${random.pick(NOUNS)} ${random.pick(['Session', 'Mix', 'Set', 'Sessions', 'Journey', 'Selection'])}${random.chance(0.3) ? ` Vol. ${random.int(2, 9)}` : ''}`;
+      mixes.push({
+        id: stableUuid(`mix:${index}`),
+        ownerId: owner.id,
+        title,
+        genre,
+        durationSeconds,
+        cover: stableFileName(`mix-cover:${index}`, 'jpg'),
+        mp3: stableFileName(`mix-audio:${index}`, 'mp3'),
+        // A few this week (the 'New' badge), the rest over the past months.
+        publishedDaysAgo: index % 9 === 0 ? random.between(0.1, 6) : random.between(7, 200),
+        latitude: owner.latitude,
+        longitude: owner.longitude,
+        segments,
+      });
+    }
+  });
+  return mixes;
+}
+
+/** The whole demo world, decided by the seed (no audio or images yet: those are rendered from this plan). */
+export function planWorld(seed = DEMO_SEED): PlannedWorld {
+  const random = new Random(seed);
+  const members = planMembers(random);
+  const references = planReferences(random, seed);
+  const mixes = planMixes(random, members, references);
+  const [dj, listener] = members;
+  if (!dj || !listener) throw new Error('the demo world needs its two logins');
+
+  const follows = new Map<string, [string, string]>();
+  const follow = (follower: string, followee: string) => {
+    if (follower !== followee) follows.set(`${follower}>${followee}`, [follower, followee]);
+  };
+  for (const member of members) {
+    for (const other of random.sample(members, random.int(3, 10))) follow(member.id, other.id);
+    if (random.chance(0.6)) follow(member.id, dj.id);
+  }
+  for (const owner of new Set(mixes.map((mix) => mix.ownerId))) if (random.chance(0.7)) follow(listener.id, owner);
+  follow(dj.id, listener.id);
+
+  const savedMixes: PlannedWorld['savedMixes'] = [];
+  const savedTracks: PlannedWorld['savedTracks'] = [];
+  const listens: PlannedWorld['listens'] = [];
+  const currentMixes: PlannedWorld['currentMixes'] = [];
+  for (const member of members) {
+    const saves = random.sample(mixes, member.id === listener.id ? 12 : random.int(2, 8));
+    for (const mix of saves)
+      savedMixes.push({ userId: member.id, mixId: mix.id, daysAgo: random.between(0, Math.min(60, mix.publishedDaysAgo)) });
+    const current = random.pick(saves);
+    currentMixes.push({ userId: member.id, mixId: current.id, position: Math.round(random.between(0, current.durationSeconds / 2)) });
+    for (const reference of random.sample(references, random.int(1, 6)))
+      savedTracks.push({ userId: member.id, trackId: reference.trackId, daysAgo: random.between(0, 60) });
+    for (const mix of random.sample(mixes, random.int(4, 14))) {
+      listens.push({
+        mixId: mix.id,
+        userId: member.id,
+        daysAgo: random.between(0, mix.publishedDaysAgo),
+        seconds: random.between(20, mix.durationSeconds),
+      });
+    }
+  }
+  for (const mix of mixes) {
+    for (let anonymous = random.int(0, 4); anonymous > 0; anonymous -= 1)
+      listens.push({
+        mixId: mix.id,
+        userId: null,
+        daysAgo: random.between(0, mix.publishedDaysAgo),
+        seconds: random.between(10, mix.durationSeconds),
+      });
+  }
+  return { members, references, mixes, follows: [...follows.values()], savedMixes, savedTracks, listens, currentMixes };
+}
