@@ -40,6 +40,8 @@ const envSchema = z.object({
   GCS_API_ENDPOINT: optionalUrl(['http:', 'https:']),
   GCS_PROJECT_ID: z.string().min(1).optional(),
   UPLOAD_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  DEMO: flag(true),
   WAVEFORM_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(3),
   WAVEFORM_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(30),
 });

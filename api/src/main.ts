@@ -1,7 +1,10 @@
+import cluster from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
+import { runCluster } from './cluster.js';
 import { ConfigError, loadConfig } from './config.js';
-import { startServer } from './server.js';
+import { DEMO_LOGINS } from './demo-world/plan.js';
+import { prepareDatabase, startServer } from './server.js';
 
 const WEB_ROOT = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -21,16 +24,30 @@ async function main(): Promise<void> {
     transport: !config.isProduction && process.stdout.isTTY ? { target: 'pino-pretty', options: { ignore: 'pid,hostname' } } : undefined,
   });
   const started = Date.now();
-  const server = await startServer(config, log, WEB_ROOT);
-  log.info(
-    {
-      url: config.PUBLIC_URL,
-      dataDir: config.DATA_DIR,
-      database: config.DATABASE_URL ? 'DATABASE_URL' : 'embedded',
-      ms: Date.now() - started,
-    },
-    'mixcrate is ready',
-  );
+  const clustered = cluster.isPrimary && config.WEB_CONCURRENCY > 1;
+  const database = clustered ? await prepareDatabase(config, log) : null;
+  const server = database ? await runCluster(config.WEB_CONCURRENCY, database, log) : await startServer(config, log, WEB_ROOT);
+  if (cluster.isPrimary) {
+    if (database?.hasDemoLogins ?? ('hasDemoLogins' in server && server.hasDemoLogins)) {
+      log.info(
+        {
+          dj: `${DEMO_LOGINS.dj.email} / ${DEMO_LOGINS.dj.password}`,
+          listener: `${DEMO_LOGINS.listener.email} / ${DEMO_LOGINS.listener.password}`,
+        },
+        'demo logins',
+      );
+    }
+    log.info(
+      {
+        url: config.PUBLIC_URL,
+        dataDir: config.DATA_DIR,
+        database: config.DATABASE_URL ? 'DATABASE_URL' : 'embedded',
+        processes: config.WEB_CONCURRENCY,
+        ms: Date.now() - started,
+      },
+      'mixcrate is ready',
+    );
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
+import { AdvisoryLocks } from './db/advisory-locks.js';
 import type { Orm } from './db/orm.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { RateLimits } from './modules/auth/rate-limits.js';
@@ -51,10 +52,13 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
     },
     log,
   );
-  const uploads = new ResumableUploads(join(config.DATA_DIR, 'uploads'), (token) => auth.authenticate(token), {
+  const databaseUrl = orm.config.get('clientUrl') ?? '';
+  const locks = new AdvisoryLocks(databaseUrl, log);
+  await locks.start();
+  const uploads = new ResumableUploads(join(config.DATA_DIR, 'uploads'), (token) => auth.authenticate(token), locks, {
     trustProxy: config.TRUST_PROXY,
   });
-  const fileCache = new MixFileCache(orm.config.get('clientUrl') ?? '', log);
+  const fileCache = new MixFileCache(databaseUrl, log);
   const media = new MediaService(orm, storage, mixes, uploads, waveforms, log, fileCache);
   await waveforms.resumePending();
   return {
@@ -70,6 +74,7 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
     media,
     async close() {
       await media.close();
+      await locks.close();
       mailer.close();
       redis?.disconnect();
     },

@@ -22,6 +22,7 @@ test('without DATABASE_URL the server runs an embedded PostgreSQL under DATA_DIR
     DATA_DIR: dataDir,
     PORT: '0',
     EMBEDDED_PG_PORT: String(40000 + Math.floor(Math.random() * 9000)),
+    DEMO: '0',
   });
   const log = pino({ level: 'silent' });
 

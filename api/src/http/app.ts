@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { constants as zlib } from 'node:zlib';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
+import fastifyCompress from '@fastify/compress';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -20,6 +22,7 @@ import type { Services } from '../services.js';
 import { DomainError } from '../shared/errors.js';
 import { sendError } from './errors.js';
 import { mediaDeliveryRoutes } from './media-delivery.js';
+import { shareCardFor, webPages } from './share-meta.js';
 
 export interface AppOptions {
   logger?: FastifyBaseLogger;
@@ -47,9 +50,18 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   });
   app.setErrorHandler((error, request, reply) => sendError(error as Error, request, reply));
 
+  // JSON and HTML answers go out compressed (a feed page shrinks about tenfold); audio and images are compressed already
+  // (their types are not compressible), and the web app's files are sent from their precompressed copies.
+  await app.register(fastifyCompress, {
+    encodings: ['br', 'gzip'],
+    threshold: 1024,
+    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
+  });
   await app.register(fastifyMultipart, { limits: { fields: 20, fileSize: 320 * 1024 * 1024, files: 4, parts: 30 } });
 
-  const { pubSub, close: closePubSub } = createPubSubFor(config.REDIS_URL);
+  const events = createPubSubFor(config.REDIS_URL, services.orm.config.get('clientUrl') ?? '', app.log);
+  await events.ready();
+  const { pubSub } = events;
   const unsubscribers = [
     services.users.onProfileChanged((user) => pubSub.publish(Topics.ProfileUpdated, { id: user.id, userName: user.userName ?? null })),
     services.listens.onListenerCountChanged((event) => pubSub.publish(Topics.ListenerCount, event)),
@@ -108,23 +120,32 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   const webRoot = options.webRoot;
   const hasWeb = webRoot !== undefined && existsSync(join(webRoot, 'index.html'));
   if (hasWeb) {
-    await app.register(fastifyStatic, { root: webRoot, prefix: '/', wildcard: false, index: ['index.html'] });
+    await app.register(fastifyStatic, { root: webRoot, prefix: '/', wildcard: false, index: ['index.html'], preCompressed: true });
   }
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0];
-    // Client routes have no file extension; a missing asset (say a chunk from an older build) must be a 404, not index.html.
-    const isClientRoute = !/^\/(api|graphql|media|assets)(\/|$)/.test(path) && !/\.[A-Za-z0-9]+$/.test(path);
-    if (isClientRoute && hasWeb && (request.method === 'GET' || request.method === 'HEAD')) {
-      return reply.type('text/html').sendFile('index.html', webRoot as string);
-    }
-    return reply.status(404).send({ error: 'Not found', message: 'Not found', status: 404 });
+  const pages = hasWeb && webRoot ? webPages(webRoot) : null;
+  const notFound = { error: 'Not found', message: 'Not found', status: 404 };
+  // Client routes (no file extension, outside the API's prefixes) get the web app; a missing asset (say a chunk from an
+  // older build) is a 404, not index.html. A route, not the not-found handler, so the answer is compressed.
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/*',
+    handler: async (request, reply) => {
+      const path = request.url.split('?')[0] ?? '/';
+      const isClientRoute = !/^\/(api|graphql|media|assets)(\/|$)/.test(path) && !/\.[A-Za-z0-9]+$/.test(path);
+      if (!isClientRoute || !pages) return reply.status(404).send(notFound);
+      // Shared mix and profile links unfurl in chat apps: their page carries OpenGraph and Twitter card tags.
+      const card = await shareCardFor(services, path);
+      const html = card ? await pages.shared(card, config.PUBLIC_URL) : await pages.index();
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+    },
   });
+  app.setNotFoundHandler((_request, reply) => reply.status(404).send(notFound));
 
   app.addHook('onClose', async () => {
     for (const unsubscribe of unsubscribers) unsubscribe();
     await wsCleanup.dispose();
     wsServer.close();
-    closePubSub();
+    await events.close();
   });
   return app;
 }

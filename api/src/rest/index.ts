@@ -6,6 +6,7 @@ import { libraryRoutes } from './library.routes.js';
 import { listenRoutes } from './listens.routes.js';
 import { mediaRoutes } from './media.routes.js';
 import { mixRoutes } from './mixes.routes.js';
+import { oembedRoutes } from './oembed.routes.js';
 import { userRoutes } from './users.routes.js';
 
 /** The /api adapter: the SPEC §7 paths and wire names over the same services GraphQL uses. */
@@ -18,5 +19,6 @@ export function registerRestRoutes(services: Services) {
     await app.register(libraryRoutes(services));
     await app.register(followRoutes(services));
     await app.register(listenRoutes(services));
+    await app.register(oembedRoutes(services));
   };
 }

@@ -3,10 +3,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ProfileChanges } from '../modules/users/users.service.js';
 import type { Services } from '../services.js';
 import { InvalidInputError, PayloadTooLargeError } from '../shared/errors.js';
+import { PROFILE_IMAGE } from '../shared/validation.js';
 import { libraryIdsWire, loggedInUserWire, memberSummaryWire, userWire } from './presenters.js';
 import { bodyOf, optionalViewer, requireViewer } from './request.js';
 
-export const PROFILE_IMAGE_MAX_BYTES = 2_000_000;
+export const PROFILE_IMAGE_MAX_BYTES = PROFILE_IMAGE.maxBytes;
 const PROFILE_FIELDS = { display_name: 'displayName', user_type: 'userType', bio: 'bio' } as const;
 
 async function readProfileForm(request: FastifyRequest): Promise<ProfileChanges> {
@@ -36,7 +37,7 @@ async function readImage(part: MultipartFile): Promise<Buffer | undefined> {
     const buffer = await part.toBuffer();
     return buffer.length > 0 ? buffer : undefined;
   } catch (error) {
-    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new PayloadTooLargeError('File too large (max. 2MB)');
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new PayloadTooLargeError(PROFILE_IMAGE.tooLarge);
     throw error;
   }
 }

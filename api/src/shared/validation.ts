@@ -15,6 +15,14 @@ export const messages = {
   displayNameTooLong: 'Display name must be at most 50 characters',
 } as const;
 
+/** SPEC §5 profile image: jpg, jpeg, gif or png, at most 2,000,000 bytes (checked by the browser and by content on the server). */
+export const PROFILE_IMAGE = {
+  maxBytes: 2_000_000,
+  extensions: ['jpg', 'jpeg', 'gif', 'png'],
+  wrongFormat: 'Wrong format! Try .jpg .png or .gif',
+  tooLarge: 'File too large (max. 2MB)',
+  invalid: 'Invalid file',
+} as const;
 export const BIO_MAX = 180;
 export const DISPLAY_NAME_MAX = 50;
 export const PASSWORD_SYMBOLS = '!@#$%^&*_';

@@ -30,7 +30,7 @@ export async function createTestDatabase(): Promise<string> {
   return baseUrl.toString();
 }
 
-async function dropTestDatabase(url: string): Promise<void> {
+export async function dropTestDatabase(url: string): Promise<void> {
   const target = new URL(url);
   const name = target.pathname.slice(1);
   target.pathname = '/postgres';

@@ -1,5 +1,13 @@
+import cluster from 'node:cluster';
 import type { Redis } from 'ioredis';
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import {
+  type RateLimiterAbstract,
+  RateLimiterCluster,
+  RateLimiterClusterMaster,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
 import { TooManyRequestsError } from '../../shared/errors.js';
 
 export interface Limit {
@@ -18,14 +26,21 @@ export const AUTH_LIMITS = {
 
 export type LimitName = keyof typeof AUTH_LIMITS;
 
+/** In a cluster (WEB_CONCURRENCY > 1) without Redis, the primary process keeps the counts for every worker. */
+export function keepClusterRateLimits(): void {
+  new RateLimiterClusterMaster();
+}
+
 export class RateLimits {
   private readonly limiters: Record<LimitName, RateLimiterAbstract>;
 
+  /** Counts in Redis when given (many machines), with the cluster's primary (many processes), else in memory. */
   constructor(redis?: Redis) {
     this.limiters = Object.fromEntries(
       Object.entries(AUTH_LIMITS).map(([name, limit]) => {
         const options = { keyPrefix: `rl:${name}`, points: limit.points, duration: limit.durationSeconds };
-        return [name, redis ? new RateLimiterRedis({ ...options, storeClient: redis }) : new RateLimiterMemory(options)];
+        if (redis) return [name, new RateLimiterRedis({ ...options, storeClient: redis })];
+        return [name, cluster.isWorker ? new RateLimiterCluster(options) : new RateLimiterMemory(options)];
       }),
     ) as unknown as Record<LimitName, RateLimiterAbstract>;
   }

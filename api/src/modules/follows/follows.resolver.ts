@@ -42,7 +42,7 @@ export class FollowsResolver {
     const offset = after ? Number(decodeCursor(after, isOffset)[0]) + 1 : 0;
     const page = await ctx.services.follows.slice(me.userName ?? '', direction, { offset, limit: first }, viewer.id, true);
     const edges = page.results.map((entry, index) => ({
-      node: UserObject.from(ctx.services, entry.user),
+      node: UserObject.from(ctx.services, entry.user, { isFollowing: entry.isFollowing, distanceKm: entry.distanceKm }),
       cursor: encodeCursor([String(offset + index)]),
       distanceKm: entry.distanceKm,
     }));

@@ -13,6 +13,8 @@ export interface FollowEntry {
   user: IUser;
   /** Kilometres from the viewer; null when either location is unknown. */
   distanceKm: number | null;
+  /** Whether the viewer follows this member (a follower may not be followed back); null for the viewer or nobody. */
+  isFollowing: boolean | null;
 }
 
 export interface FollowPage {
@@ -82,8 +84,10 @@ export class FollowsService {
 
     const [listed, anchor] = direction === 'following' ? ['followee_id', 'follower_id'] : ['follower_id', 'followee_id'];
     const [{ count }] = await connection.execute<{ count: string }[]>(`select count(*) from follow where ${anchor} = ?`, [owner.id]);
-    const rows = await connection.execute<{ id: string; distance_m: number | null }[]>(
-      `select u.id, earth_distance(geo_earth(u.latitude, u.longitude), geo_earth(v.latitude, v.longitude)) as distance_m
+    const rows = await connection.execute<{ id: string; distance_m: number | null; is_following: boolean | null }[]>(
+      `select u.id, earth_distance(geo_earth(u.latitude, u.longitude), geo_earth(v.latitude, v.longitude)) as distance_m,
+              case when v.id is null or v.id = u.id then null
+                   else exists(select 1 from follow mine where mine.follower_id = v.id and mine.followee_id = u.id) end as is_following
          from follow f
          join app_user u on u.id = f.${listed}
          left join app_user v on v.id = ?
@@ -98,6 +102,7 @@ export class FollowsService {
       results: rows.map((row) => ({
         user: users.get(row.id) as IUser,
         distanceKm: row.distance_m === null ? null : row.distance_m / 1000,
+        isFollowing: row.is_following,
       })),
     };
   }

@@ -1,5 +1,6 @@
 import sharp, { type Metadata } from 'sharp';
 import { InvalidInputError } from '../../shared/errors.js';
+import { PROFILE_IMAGE } from '../../shared/validation.js';
 
 export const IMAGE_SIZE = 400;
 // Refuses decompression bombs: a small file that declares huge dimensions.
@@ -13,8 +14,8 @@ export interface ImageRule {
 
 export const PROFILE_IMAGE_RULE: ImageRule = {
   formats: ['jpeg', 'png', 'gif'],
-  wrongFormat: 'Wrong format! Try .jpg .png or .gif',
-  invalid: 'Invalid file',
+  wrongFormat: PROFILE_IMAGE.wrongFormat,
+  invalid: PROFILE_IMAGE.invalid,
 };
 
 /** SPEC §5 cover image: jpg, png, gif or webp, at most 5 MB, stored as a 400x400 JPEG. */

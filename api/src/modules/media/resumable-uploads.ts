@@ -2,6 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { FileStore } from '@tus/file-store';
 import { Server, type Upload } from '@tus/server';
+import { ERRORS, type Lock, type Locker, type RequestRelease } from '@tus/utils';
+import type { AdvisoryLocks, HeldLock } from '../../db/advisory-locks.js';
 import { InvalidInputError } from '../../shared/errors.js';
 import type { Viewer } from '../auth/tokens.js';
 import { MP3_MAX_BYTES, MP3_MESSAGES } from './audio.js';
@@ -11,6 +13,30 @@ export const RESUMABLE_UPLOAD_PATH = '/api/uploads';
 export const RESUMABLE_UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
+/** How long a tus request waits for another request on the same upload to let go (tus' own default). */
+const LOCK_TIMEOUT_MS = 30_000;
+
+/**
+ * tus' per-upload lock across every API process: a resumed upload asks a stale request (perhaps in another process)
+ * to let go, then takes over.
+ */
+class SharedUploadLocker implements Locker {
+  constructor(private readonly locks: AdvisoryLocks) {}
+
+  newLock(id: string): Lock {
+    let held: HeldLock | null = null;
+    return {
+      lock: async (signal: AbortSignal, requestRelease: RequestRelease) => {
+        held = await this.locks.acquire(`tus:${id}`, { signal, timeoutMs: LOCK_TIMEOUT_MS, onReleaseRequest: requestRelease });
+        if (!held) throw ERRORS.ERR_LOCK_TIMEOUT;
+      },
+      unlock: async () => {
+        await held?.release();
+        held = null;
+      },
+    };
+  }
+}
 
 export interface FinishedUpload {
   size: number;
@@ -37,18 +63,19 @@ export class ResumableUploads {
   private readonly store: FileStore;
   private readonly server: Server;
   private readonly viewers = new WeakMap<Request, Viewer>();
-  private readonly claimed = new Set<string>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
     directory: string,
     private readonly authenticate: (token: string) => Promise<Viewer>,
+    private readonly locks: AdvisoryLocks,
     options: { trustProxy?: boolean } = {},
   ) {
     this.store = new FileStore({ directory });
     this.server = new Server({
       path: RESUMABLE_UPLOAD_PATH,
       datastore: this.store,
+      locker: new SharedUploadLocker(locks),
       maxSize: MP3_MAX_BYTES,
       relativeLocation: true,
       respectForwardedHeaders: options.trustProxy ?? false,
@@ -97,20 +124,21 @@ export class ResumableUploads {
    */
   async claim(idOrUrl: string, ownerId: string): Promise<FinishedUpload> {
     const id = idOrUrl.trim().split('/').pop() ?? '';
+    const notThere = () => new InvalidInputError('MP3 upload not found or not finished');
     const upload = await this.find(id);
     const finished = upload?.size !== undefined && upload.offset === upload.size;
-    if (!upload || upload.metadata?.owner !== ownerId || !finished || this.claimed.has(id)) {
-      throw new InvalidInputError('MP3 upload not found or not finished');
-    }
-    this.claimed.add(id);
+    if (!upload || upload.metadata?.owner !== ownerId || !finished) throw notThere();
+    // The claim is a lock every API process sees, so two requests (anywhere) cannot turn one upload into two mixes.
+    const claim = await this.locks.tryAcquire(`claim:${id}`);
+    if (!claim) throw notThere();
     return {
       size: upload.size ?? 0,
       stream: () => this.store.read(id) as Readable,
       remove: async () => {
         await this.store.remove(id).catch(() => undefined);
-        this.claimed.delete(id);
+        await claim.release();
       },
-      release: () => this.claimed.delete(id),
+      release: () => void claim.release(),
     };
   }
 
@@ -121,9 +149,14 @@ export class ResumableUploads {
     for (const id of ids) {
       const upload = await this.find(id);
       const created = upload?.creation_date ? Date.parse(upload.creation_date) : Number.NaN;
-      if (upload && !this.claimed.has(id) && created + RESUMABLE_UPLOAD_TTL_MS < now) {
+      if (!upload || !(created + RESUMABLE_UPLOAD_TTL_MS < now)) continue;
+      const claim = await this.locks.tryAcquire(`claim:${id}`);
+      if (!claim) continue;
+      try {
         await this.store.remove(id).catch(() => undefined);
         removed += 1;
+      } finally {
+        await claim.release();
       }
     }
     return removed;

@@ -1,0 +1,123 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Services } from '../services.js';
+import { GENRES, type GenreCode, USER_TYPES, type UserTypeCode } from '../shared/domain.js';
+import { NotFoundError } from '../shared/errors.js';
+
+/** What a shared page is about, as link previews (OpenGraph, Twitter cards, oEmbed) describe it. */
+export interface ShareCard {
+  kind: 'mix' | 'profile';
+  title: string;
+  description: string;
+  /** Absolute URLs. */
+  url: string;
+  image: string | null;
+  audio: string | null;
+  authorName: string;
+  authorUrl: string;
+}
+
+const SHARED_MIX = /^\/shared-mix\/([0-9a-f-]{36})\/?$/i;
+const SHARED_PROFILE = /^\/shared-profile\/([A-Za-z0-9_.-]{1,30})\/?$/;
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
+
+const excerpt = (text: string, length = 160) => (text.length > length ? `${text.slice(0, length - 1).trimEnd()}…` : text);
+
+/** The card of a shared mix or profile page by its path; null for other paths and for what nobody may see. */
+export async function shareCardFor(services: Services, path: string): Promise<ShareCard | null> {
+  const base = services.config.PUBLIC_URL;
+  const absolute = (url: string) => new URL(url, `${base}/`).toString();
+  const mixId = SHARED_MIX.exec(path)?.[1];
+  const userName = SHARED_PROFILE.exec(path)?.[1];
+  try {
+    if (mixId) {
+      const { mix } = await services.mixes.detail(mixId, null);
+      if (mix.status !== 'published') return null;
+      const dj = mix.owner.displayName || mix.owner.userName || 'a DJ';
+      const genre = GENRES[mix.genre as GenreCode] ?? mix.genre;
+      return {
+        kind: 'mix',
+        title: mix.title,
+        description: `Mix by ${dj} · ${genre}`,
+        url: absolute(`/shared-mix/${mix.id}`),
+        image: absolute(services.mixes.coverUrl(mix)),
+        audio: absolute(services.mixes.audioUrl(mix)),
+        authorName: dj,
+        authorUrl: absolute(`/shared-profile/${mix.owner.userName ?? ''}`),
+      };
+    }
+    if (userName) {
+      const { user } = await services.users.profile(userName, null);
+      const name = user.displayName || user.userName || 'A member';
+      const type = USER_TYPES[user.userType as UserTypeCode] ?? USER_TYPES.listener;
+      const image = services.users.imageUrl(user);
+      return {
+        kind: 'profile',
+        title: `${name} on mixcrate`,
+        description: excerpt(user.bio ? `${type} · ${user.bio}` : `${type} on mixcrate`),
+        url: absolute(`/shared-profile/${user.userName ?? userName}`),
+        image: image ? absolute(image) : null,
+        audio: null,
+        authorName: name,
+        authorUrl: absolute(`/shared-profile/${user.userName ?? userName}`),
+      };
+    }
+  } catch (error) {
+    if (error instanceof NotFoundError) return null;
+    throw error;
+  }
+  return null;
+}
+
+/** OpenGraph and Twitter card tags, a title and the oEmbed discovery link for a card; every value HTML-escaped. */
+export function shareTags(card: ShareCard, publicUrl: string): string {
+  const meta = (attribute: 'property' | 'name', key: string, value: string | null) =>
+    value === null ? '' : `<meta ${attribute}="${key}" content="${escapeHtml(value)}" />`;
+  const oembed = `${publicUrl}/api/oembed?url=${encodeURIComponent(card.url)}&format=json`;
+  return [
+    `<title>${escapeHtml(`${card.title} · mixcrate`)}</title>`,
+    meta('name', 'description', card.description),
+    meta('property', 'og:site_name', 'mixcrate'),
+    meta('property', 'og:type', card.kind === 'mix' ? 'music.song' : 'profile'),
+    meta('property', 'og:title', card.title),
+    meta('property', 'og:description', card.description),
+    meta('property', 'og:url', card.url),
+    meta('property', 'og:image', card.image),
+    card.image ? meta('property', 'og:image:width', '400') + meta('property', 'og:image:height', '400') : '',
+    meta('property', 'og:audio', card.audio),
+    card.audio ? meta('property', 'og:audio:type', 'audio/mpeg') : '',
+    meta('name', 'twitter:card', 'summary'),
+    meta('name', 'twitter:title', card.title),
+    meta('name', 'twitter:description', card.description),
+    meta('name', 'twitter:image', card.image),
+    `<link rel="canonical" href="${escapeHtml(card.url)}" />`,
+    // The cover is the page's largest paint: fetch it while the app's JavaScript loads.
+    card.image ? `<link rel="preload" as="image" href="${escapeHtml(card.image)}" fetchpriority="high" />` : '',
+    `<link rel="alternate" type="application/json+oembed" href="${escapeHtml(oembed)}" title="${escapeHtml(card.title)}" />`,
+  ]
+    .filter(Boolean)
+    .join('\n    ');
+}
+
+/**
+ * The web app's index.html, as it is or with a shared page's tags in place of the generic title and description. The
+ * template is read once; a new build needs a restart, as the assets it names do.
+ */
+export function webPages(webRoot: string) {
+  let template: Promise<string> | null = null;
+  const index = () => {
+    template ??= readFile(join(webRoot, 'index.html'), 'utf8');
+    return template;
+  };
+  return {
+    index,
+    async shared(card: ShareCard, publicUrl: string): Promise<string> {
+      return (await index())
+        .replace(/<title>[^<]*<\/title>/, '')
+        .replace(/<meta name="description"[^>]*>/, '')
+        .replace('</head>', `    ${shareTags(card, publicUrl)}\n  </head>`);
+    },
+  };
+}

@@ -1,0 +1,109 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createTestApp, type Member, signUpMember, type TestApp } from './support/app.js';
+import { draftMix, publishedMix } from './support/mixes.js';
+
+const PUBLIC_URL = 'https://mixcrate.example';
+const INDEX = `<!doctype html><html><head><meta charset="UTF-8" /><meta name="description" content="generic" /><title>mixcrate</title></head><body><div id="root"></div></body></html>`;
+
+let t: TestApp;
+let webRoot: string;
+let dj: Member;
+let mixId: string;
+
+beforeAll(async () => {
+  webRoot = await mkdtemp(join(tmpdir(), 'mixcrate-share-'));
+  await writeFile(join(webRoot, 'index.html'), INDEX);
+  t = await createTestApp({ PUBLIC_URL }, undefined, webRoot);
+  dj = await signUpMember(t.app, { userName: `share_${Date.now().toString(36)}`, userType: 'dj' });
+  await t.app.inject({
+    method: 'PATCH',
+    url: '/api/user/update-user',
+    headers: { 'x-auth-token': dj.token },
+    payload: { display_name: 'DJ "Quote" <script>alert(1)</script>', bio: 'Deep cuts & long blends' },
+  });
+  mixId = await publishedMix(t.app, t.services, dj, { title: 'Sunrise <b>Set</b> & "friends"', genre: 'deep_house' });
+});
+afterAll(async () => {
+  await t.close();
+  await rm(webRoot, { recursive: true, force: true });
+});
+
+const page = async (path: string) => {
+  const response = await t.app.inject({ method: 'GET', url: path });
+  return { status: response.statusCode, html: response.body, type: response.headers['content-type'] };
+};
+
+describe('shared links unfurl', () => {
+  test('a shared mix page carries escaped OpenGraph and Twitter tags with absolute URLs and the oEmbed link', async () => {
+    const { status, html, type } = await page(`/shared-mix/${mixId}`);
+    expect(status).toBe(200);
+    expect(type).toContain('text/html');
+    expect(html).toContain('<meta property="og:title" content="Sunrise &lt;b&gt;Set&lt;/b&gt; &amp; &quot;friends&quot;" />');
+    expect(html).toContain('<meta property="og:type" content="music.song" />');
+    expect(html).toContain('content="Mix by DJ &quot;Quote&quot; &lt;script&gt;alert(1)&lt;/script&gt; · Deep House"');
+    expect(html).toMatch(new RegExp(`<meta property="og:image" content="${PUBLIC_URL}/media/mix/mix-images/[^"]+" />`));
+    expect(html).toMatch(
+      new RegExp(`<link rel="preload" as="image" href="${PUBLIC_URL}/media/mix/mix-images/[^"]+" fetchpriority="high" />`),
+    );
+    expect(html).toMatch(new RegExp(`<meta property="og:audio" content="${PUBLIC_URL}/media/mix/mix-audio/[^"]+" />`));
+    expect(html).toContain(`<meta property="og:url" content="${PUBLIC_URL}/shared-mix/${mixId}" />`);
+    expect(html).toContain('<meta name="twitter:card" content="summary" />');
+    expect(html).toContain(
+      `href="${PUBLIC_URL}/api/oembed?url=${encodeURIComponent(`${PUBLIC_URL}/shared-mix/${mixId}`)}&amp;format=json"`,
+    );
+    expect(html).not.toContain('<script>alert(1)</script>');
+    expect(html).not.toContain('content="generic"');
+    expect(html).toContain('<div id="root"></div>');
+  });
+
+  test('a shared profile page describes the member', async () => {
+    const { html } = await page(`/shared-profile/${dj.userName}`);
+    expect(html).toContain('<meta property="og:type" content="profile" />');
+    expect(html).toContain('<meta property="og:description" content="DJ · Deep cuts &amp; long blends" />');
+  });
+
+  test('unknown mixes, drafts and members get the plain page, which shows its own not-found text', async () => {
+    const draft = await draftMix(t.services, dj);
+    for (const path of ['/shared-mix/00000000-0000-4000-8000-000000000000', `/shared-mix/${draft}`, '/shared-profile/nobody_here']) {
+      const { status, html } = await page(path);
+      expect(status).toBe(200);
+      expect(html).toBe(INDEX);
+    }
+  });
+});
+
+describe('oEmbed', () => {
+  const oembed = (query: string) => t.app.inject({ method: 'GET', url: `/api/oembed?${query}` });
+
+  test('answers a rich embed for a shared mix and a link card for a profile', async () => {
+    const response = await oembed(`url=${encodeURIComponent(`${PUBLIC_URL}/shared-mix/${mixId}`)}&maxwidth=300`);
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body).toMatchObject({
+      version: '1.0',
+      type: 'rich',
+      provider_name: 'mixcrate',
+      provider_url: PUBLIC_URL,
+      title: 'Sunrise <b>Set</b> & "friends"',
+      author_url: `${PUBLIC_URL}/shared-profile/${dj.userName}`,
+      width: 300,
+      thumbnail_width: 400,
+    });
+    expect(body.html).toContain(`<iframe src="${PUBLIC_URL}/shared-mix/${mixId}" width="300"`);
+    const profile = await oembed(`url=${encodeURIComponent(`${PUBLIC_URL}/shared-profile/${dj.userName}`)}`);
+    expect(profile.json()).toMatchObject({ type: 'rich', author_name: 'DJ "Quote" <script>alert(1)</script>' });
+  });
+
+  test('bad requests are clear 4xx answers; XML is not offered', async () => {
+    expect((await oembed('')).statusCode).toBe(400);
+    expect((await oembed('url=not-a-url')).statusCode).toBe(400);
+    expect((await oembed(`url=${encodeURIComponent(`${PUBLIC_URL}/shared-mix/${mixId}`)}&maxwidth=abc`)).statusCode).toBe(400);
+    expect((await oembed(`url=${encodeURIComponent(`https://elsewhere.example/shared-mix/${mixId}`)}`)).statusCode).toBe(404);
+    expect((await oembed(`url=${encodeURIComponent(`${PUBLIC_URL}/home`)}`)).statusCode).toBe(404);
+    const xml = await oembed(`url=${encodeURIComponent(`${PUBLIC_URL}/shared-mix/${mixId}`)}&format=xml`);
+    expect(xml.statusCode).toBe(501);
+  });
+});
