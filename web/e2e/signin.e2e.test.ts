@@ -1,35 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { launchBrowser } from './support/browser';
+import { PASSWORD, signUpMember as signUpOver } from './support/world';
 
 const baseUrl = inject('baseUrl');
-const PASSWORD = 'Mixcrate1!';
-
-interface Member {
-  email: string;
-  userName: string;
-}
-
-/** Signs a member up over REST (SPEC §7) and gives them a user name. */
-async function signUpMember(): Promise<Member> {
-  const suffix = randomBytes(4).toString('hex');
-  const member = { email: `e2e_${suffix}@example.com`, userName: `dj_${suffix}` };
-  const created = await fetch(`${baseUrl}/api/user/create-user`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: member.email, password: PASSWORD, has_opted_in: false }),
-  });
-  expect(created.status, await created.clone().text()).toBe(201);
-  const { token } = (await created.json()) as { token: string };
-  const named = await fetch(`${baseUrl}/api/user/add-username`, {
-    method: 'PATCH',
-    headers: { 'content-type': 'application/json', 'x-auth-token': token },
-    body: JSON.stringify({ user_name: member.userName }),
-  });
-  expect(named.status, await named.clone().text()).toBe(200);
-  return member;
-}
+const signUpMember = () => signUpOver(baseUrl);
 
 let browser: Browser;
 let context: BrowserContext;
@@ -88,7 +63,9 @@ describe('signing in', () => {
     await next.click();
     await page.waitForURL(`${baseUrl}/home`);
     expect(Date.now() - clicked).toBeGreaterThanOrEqual(700);
-    await page.getByRole('heading', { name: `@${member.userName}` }).waitFor();
+    const profile = page.getByRole('link', { name: 'Your profile' });
+    await profile.waitFor();
+    expect(await profile.getAttribute('href')).toBe(`/profile/${member.userName}`);
   });
 
   it('alerts on a wrong password and stores no token', async () => {

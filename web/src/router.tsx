@@ -3,16 +3,23 @@ import { createBrowserRouter, type RouteObject } from 'react-router';
 import { RequireAuth } from './auth/RequireAuth';
 import { RootLayout, RouteFallback } from './components/RootLayout';
 import { RouteError } from './components/RouteError';
+// The landing page is the first screen most visitors see: part of the entry, so it paints without a second round trip.
+import { LandingPage } from './pages/landing/LandingPage';
 
 /** A route's screen, fetched as its own chunk on the first visit. */
 function lazyScreen<Module>(load: () => Promise<Module>, pick: (module: Module) => ComponentType): RouteObject['lazy'] {
   return async () => ({ Component: pick(await load()) });
 }
 
+const screen = <Module,>(path: string, load: () => Promise<Module>, pick: (module: Module) => ComponentType): RouteObject => ({
+  path,
+  lazy: lazyScreen(load, pick),
+});
+
 /**
- * SPEC §2 routes. Every screen is its own chunk, so the landing page downloads only itself.
- * Screens that talk to the API sit under the GraphQL boundary (also lazy: it brings Apollo with it);
- * private screens sit under RequireAuth as well.
+ * SPEC §2 routes. Every screen but the landing page is its own chunk, so the landing page downloads only itself. Every screen after the
+ * landing page sits under the GraphQL boundary (lazy: it brings Apollo and the player bar); private screens sit under
+ * RequireAuth as well. The audio element itself lives in RootLayout, so playback survives every navigation.
  * A function, because a router takes ownership of its route objects (lazy routes are patched in place).
  */
 export const appRoutes = (): RouteObject[] => [
@@ -21,46 +28,99 @@ export const appRoutes = (): RouteObject[] => [
     HydrateFallback: RouteFallback,
     ErrorBoundary: RouteError,
     children: [
-      {
-        index: true,
-        lazy: lazyScreen(
-          () => import('./pages/landing/LandingPage'),
-          (m) => m.LandingPage,
-        ),
-      },
+      { index: true, Component: LandingPage },
       {
         lazy: lazyScreen(
           () => import('./lib/GraphQLBoundary'),
           (m) => m.GraphQLBoundary,
         ),
         children: [
-          {
-            path: 'signin',
-            lazy: lazyScreen(
-              () => import('./pages/signin/SignInPage'),
-              (m) => m.SignInPage,
-            ),
-          },
+          screen(
+            'signin',
+            () => import('./pages/signin/SignInPage'),
+            (m) => m.SignInPage,
+          ),
+          screen(
+            'signin/enter-reset-password',
+            () => import('./pages/reset/EnterResetEmailPage'),
+            (m) => m.EnterResetEmailPage,
+          ),
+          screen(
+            'signin/password-reset',
+            () => import('./pages/reset/CreatePasswordPage'),
+            (m) => m.CreatePasswordPage,
+          ),
+          screen(
+            'signup/:step?',
+            () => import('./pages/signup/SignUpPage'),
+            (m) => m.SignUpPage,
+          ),
+          screen(
+            'shared-mix/:id',
+            () => import('./pages/mix/SharedMixPage'),
+            (m) => m.SharedMixPage,
+          ),
+          screen(
+            'shared-profile/:userName',
+            () => import('./pages/profile/SharedProfilePage'),
+            (m) => m.SharedProfilePage,
+          ),
+          screen(
+            'privacy',
+            () => import('./pages/static/PrivacyPage'),
+            (m) => m.PrivacyPage,
+          ),
+          screen(
+            'terms',
+            () => import('./pages/static/TermsPage'),
+            (m) => m.TermsPage,
+          ),
+          screen(
+            'change-log',
+            () => import('./pages/static/ChangeLogPage'),
+            (m) => m.ChangeLogPage,
+          ),
           {
             Component: RequireAuth,
             children: [
-              {
-                path: 'home',
-                lazy: lazyScreen(
-                  () => import('./pages/home/HomePage'),
-                  (m) => m.HomePage,
-                ),
-              },
+              screen(
+                'home',
+                () => import('./pages/home/HomePage'),
+                (m) => m.HomePage,
+              ),
+              screen(
+                'mix/:id',
+                () => import('./pages/mix/MixPage'),
+                (m) => m.MixPage,
+              ),
+              screen(
+                'saved-mix',
+                () => import('./pages/saved/SavedMixesPage'),
+                (m) => m.SavedMixesPage,
+              ),
+              screen(
+                'profile/:userName',
+                () => import('./pages/profile/ProfilePage'),
+                (m) => m.ProfilePage,
+              ),
+              screen(
+                'follows',
+                () => import('./pages/follows/FollowsPage'),
+                (m) => m.FollowsPage,
+              ),
+              screen(
+                'settings',
+                () => import('./pages/settings/SettingsPage'),
+                (m) => m.SettingsPage,
+              ),
             ],
           },
+          screen(
+            '*',
+            () => import('./pages/not-found/NotFoundPage'),
+            (m) => m.NotFoundPage,
+          ),
         ],
-      },
-      {
-        path: '*',
-        lazy: lazyScreen(
-          () => import('./pages/not-found/NotFoundPage'),
-          (m) => m.NotFoundPage,
-        ),
       },
     ],
   },

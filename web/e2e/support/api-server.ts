@@ -85,6 +85,10 @@ export async function startApi(databaseUrl: string | undefined): Promise<Running
     EMBEDDED_PG_PORT: String(await freePort()),
     REDIS_URL: '',
     SMTP_URL: '',
+    // Journeys make the members and mixes they need; the demo world would only slow every run.
+    DEMO: '0',
+    // Journeys make members over REST from one machine: each call says it comes from its own address.
+    TRUST_PROXY: '1',
   };
   // tsx reads api/tsconfig.json (legacy decorators) from the working directory.
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: API_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });

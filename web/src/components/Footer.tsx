@@ -1,11 +1,25 @@
+import { Link } from 'react-router';
 import styles from './Footer.module.css';
 
-/** Public footer. The SPEC's Terms, Privacy Policy and Change log links join it with those pages. */
+/** SPEC §2 footer: copyright, Terms, Privacy Policy, Change log. */
 export function Footer() {
   return (
     <footer className={styles.footer}>
       <div className={styles.inner}>
         <p>© {new Date().getFullYear()} mixcrate</p>
+        <nav aria-label="Legal and releases">
+          <ul className={styles.links}>
+            <li>
+              <Link to="/terms">Terms</Link>
+            </li>
+            <li>
+              <Link to="/privacy">Privacy Policy</Link>
+            </li>
+            <li>
+              <Link to="/change-log">Change log</Link>
+            </li>
+          </ul>
+        </nav>
       </div>
     </footer>
   );

@@ -1,12 +1,15 @@
 import { Outlet } from 'react-router';
+import { PlayerProvider } from '../player/PlayerProvider';
 import styles from './RootLayout.module.css';
 
-/** Above every route. The audio player bar will live here, so playback survives navigation. */
+/** Above every route: the one audio element lives here, so playback survives every navigation. */
 export function RootLayout() {
   return (
-    <div className={styles.app}>
-      <Outlet />
-    </div>
+    <PlayerProvider>
+      <div className={styles.app}>
+        <Outlet />
+      </div>
+    </PlayerProvider>
   );
 }
 

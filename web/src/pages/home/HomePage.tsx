@@ -1,44 +1,168 @@
 import { useQuery } from '@apollo/client/react';
-import { Link } from 'react-router';
+import { useCallback, useEffect, useId, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { AppShell } from '../../components/AppShell';
 import buttons from '../../components/Button.module.css';
-import { Logo } from '../../components/Logo';
-import { MeDocument } from '../../gql/graphql';
+import { ChevronIcon, FilterIcon } from '../../components/icons/Icons';
+import { MixCard } from '../../components/MixCard';
+import { MixGrid } from '../../components/MixGrid';
+import { Spinner } from '../../components/Spinner';
+import { FeedDocument, MixesByUserDocument } from '../../gql/graphql';
+import { formatDistance, genreLabel } from '../../lib/format';
+import { removeStored } from '../../lib/storage';
+import { SavedMixList } from '../saved/SavedMixList';
+import { FilterPanel } from './FilterPanel';
+import { type FeedFilter, readFilter, toGraphQLGenre, wrapIndex, writeFilter } from './feed-filter';
 import styles from './HomePage.module.css';
 
-/** SPEC §2 `/home` (private). For now it greets the signed-in member; the mix carousel comes next. */
+/** 20 cards with their first tracks stay inside the API's query-cost limit. */
+const PAGE_SIZE = 20;
+/** SPEC §2: visiting home forgets an upload left half-way (its tracks, mix id and recognition entries). */
+const UPLOAD_KEYS = ['tracks', 'mix_id', 'recognition_status', 'recognition_response', 'recognition_compiled'];
+
+function useFeed(filter: FeedFilter) {
+  const variables = { genre: toGraphQLGenre(filter.genre), radiusKm: filter.radiusKm, first: PAGE_SIZE };
+  const query = useQuery(FeedDocument, { variables, notifyOnNetworkStatusChange: true });
+  const feed = query.data?.feed;
+  const { fetchMore } = query;
+
+  /** Loads pages until `index` is loaded (the carousel can wrap to the last mix). */
+  const ensureLoaded = useCallback(
+    async (index: number) => {
+      let current = feed;
+      while (current && index >= current.nodes.length && current.pageInfo.hasNextPage) {
+        const result = await fetchMore({
+          variables: { after: current.pageInfo.endCursor },
+          updateQuery: (previous, { fetchMoreResult }) => ({
+            feed: {
+              ...fetchMoreResult.feed,
+              nodes: [...previous.feed.nodes, ...fetchMoreResult.feed.nodes],
+            },
+          }),
+        });
+        const next = result.data?.feed;
+        if (!next || next.nodes.length === 0) break;
+        current = { ...next, nodes: [...current.nodes, ...next.nodes] };
+      }
+    },
+    [feed, fetchMore],
+  );
+  return { ...query, feed, ensureLoaded };
+}
+
+function OtherMixes({ userName, excludeMixId, ownerName }: { userName: string; excludeMixId: string; ownerName: string }) {
+  const { data, loading } = useQuery(MixesByUserDocument, { variables: { userName, excludeMixId, first: 12 } });
+  const mixes = data?.mixesByUser.nodes ?? [];
+  if (loading && mixes.length === 0) return <Spinner label="Loading more mixes" />;
+  if (mixes.length === 0) return null;
+  return (
+    <section aria-labelledby="other-mixes" className={styles.other}>
+      <h2 id="other-mixes" className={styles.sectionTitle}>
+        More from {ownerName}
+      </h2>
+      <MixGrid mixes={mixes} label={`More mixes by ${ownerName}`} />
+    </section>
+  );
+}
+
+/** SPEC §2 `/home`: the carousel of mixes by genre and distance, the filter chip and panel, saved mixes, more by the DJ. */
 export function HomePage() {
-  const { data, loading, error } = useQuery(MeDocument);
-  const me = data?.me;
+  const [params, setParams] = useSearchParams();
+  const filter = readFilter(params);
+  const [index, setIndex] = useState(0);
+  const [direction, setDirection] = useState<'next' | 'previous'>('next');
+  const [filterOpen, setFilterOpen] = useState(false);
+  const panelId = useId();
+  const { feed, loading, error, refetch, ensureLoaded } = useFeed(filter);
+  const total = feed?.totalCount ?? 0;
+  const mix = feed?.nodes[index];
+
+  useEffect(() => {
+    removeStored(...UPLOAD_KEYS);
+  }, []);
+
+  const changeFilter = useCallback(
+    (next: FeedFilter) => {
+      setIndex(0);
+      setParams(writeFilter(next), { replace: true });
+    },
+    [setParams],
+  );
+
+  async function move(step: 1 | -1) {
+    if (total === 0) return;
+    const target = wrapIndex(index + step, total);
+    await ensureLoaded(target);
+    setDirection(step === 1 ? 'next' : 'previous');
+    setIndex(target);
+  }
+
+  const chip = (
+    <button
+      type="button"
+      className={styles.chip}
+      aria-expanded={filterOpen}
+      aria-controls={panelId}
+      onClick={() => setFilterOpen((open) => !open)}
+    >
+      <FilterIcon width={18} height={18} />
+      <span>
+        {genreLabel(toGraphQLGenre(filter.genre))} · {formatDistance(filter.radiusKm)} · {total === 0 ? 0 : index + 1}/{total}
+      </span>
+    </button>
+  );
+
+  const sidebar = (
+    <section aria-labelledby="saved-mixes-title">
+      <h2 id="saved-mixes-title" className={styles.sectionTitle}>
+        Saved mixes
+      </h2>
+      <SavedMixList compact />
+    </section>
+  );
 
   return (
-    <div className={styles.page}>
-      <header className={styles.header}>
-        <Logo />
-      </header>
-      <main className={styles.main}>
-        {loading ? (
-          <p role="status">Loading your crate…</p>
-        ) : me ? (
-          <section className={styles.welcome} aria-labelledby="home-title">
-            <p className={styles.kicker}>Signed in</p>
-            <h1 id="home-title" className={styles.title}>
-              {me.userName ? `@${me.userName}` : me.displayName || 'Welcome back'}
-            </h1>
-            {me.displayName && me.userName ? <p className={styles.muted}>{me.displayName}</p> : null}
-            <p className={styles.muted}>{me.userTypeLabel}</p>
+    <AppShell label="Home" headerExtra={chip} sidebar={sidebar}>
+      <h1 className={styles.visuallyHidden}>Mixes</h1>
+      {filterOpen ? <FilterPanel id={panelId} filter={filter} onChange={changeFilter} /> : null}
+
+      {!feed && loading ? (
+        <Spinner label="Loading mixes" />
+      ) : !feed && error ? (
+        <div className={styles.empty} role="alert">
+          <p>Mixes could not be loaded.</p>
+          <button type="button" className={buttons.secondary} onClick={() => void refetch()}>
+            Try again
+          </button>
+        </div>
+      ) : total === 0 || !mix ? (
+        <div className={styles.empty}>
+          <p className={styles.emptyTitle}>No results - upload a mix?</p>
+          <button type="button" className={buttons.secondary} onClick={() => changeFilter({ genre: 'all', radiusKm: 20_000 })}>
+            Show every mix
+          </button>
+        </div>
+      ) : (
+        <>
+          <section className={styles.carousel} aria-label="Mixes">
+            <p className={styles.visuallyHidden} aria-live="polite">
+              Mix {index + 1} of {total}
+            </p>
+            <button type="button" className={styles.arrow} onClick={() => void move(-1)} aria-label="Previous mix">
+              <ChevronIcon direction="left" />
+            </button>
+            <div key={mix.id} className={[styles.slide, direction === 'next' ? styles.fromRight : styles.fromLeft].join(' ')}>
+              <MixCard mix={mix} preview />
+            </div>
+            <button type="button" className={styles.arrow} onClick={() => void move(1)} aria-label="Next mix">
+              <ChevronIcon direction="right" />
+            </button>
           </section>
-        ) : (
-          <section className={styles.welcome} aria-labelledby="home-title">
-            <h1 id="home-title" className={styles.title}>
-              Your session has ended
-            </h1>
-            <p className={styles.muted}>{error ? 'We could not load your account.' : 'Please log in again.'}</p>
-            <Link to="/signin" className={buttons.primary}>
-              Login
-            </Link>
-          </section>
-        )}
-      </main>
-    </div>
+          {mix.owner.userName ? (
+            <OtherMixes userName={mix.owner.userName} excludeMixId={mix.id} ownerName={mix.owner.displayName || mix.owner.userName} />
+          ) : null}
+        </>
+      )}
+    </AppShell>
   );
 }

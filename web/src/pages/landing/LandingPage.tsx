@@ -4,6 +4,7 @@ import { useAuth } from '../../auth/auth';
 import buttons from '../../components/Button.module.css';
 import { Footer } from '../../components/Footer';
 import { Logo } from '../../components/Logo';
+import { DemoMatch } from './DemoMatch';
 import styles from './LandingPage.module.css';
 
 const FEATURES = [
@@ -41,10 +42,13 @@ export function LandingPage() {
               <Link to="/signin" className={buttons.primary}>
                 Login
               </Link>
-              <p className={styles.code}>
-                New here? Your first upload is free with code <strong>free-mix</strong>.
-              </p>
+              <Link to="/signup" className={buttons.secondary}>
+                Create an account
+              </Link>
             </div>
+            <p className={styles.code}>
+              New here? Your first upload is free with code <strong>free-mix</strong>.
+            </p>
           </div>
 
           <div className={styles.visual} aria-hidden="true">
@@ -75,6 +79,26 @@ export function LandingPage() {
               </li>
             ))}
           </ul>
+        </section>
+
+        <DemoMatch />
+
+        <section className={styles.betaOffer} aria-labelledby="beta-title">
+          <h2 id="beta-title" className={styles.featuresTitle}>
+            The beta is closed
+          </h2>
+          <p className={styles.betaText}>
+            We are tuning mixcrate with a small crowd of DJs and listeners. Members sign in as usual; new members can still join and upload
+            their first mix free with the code <strong className={styles.codeWord}>free-mix</strong>.
+          </p>
+          <div className={styles.actions}>
+            <Link to="/signup" className={buttons.primary}>
+              Create an account
+            </Link>
+            <Link to="/signin" className={buttons.secondary}>
+              Sign in
+            </Link>
+          </div>
         </section>
       </main>
 

@@ -63,6 +63,12 @@ describe('sign-in page', () => {
     expect(confirmation().getAttribute('type')).toBe('password');
   });
 
+  it('links to the password reset and to sign-up', () => {
+    renderSignIn();
+    expect(screen.getByRole('link', { name: 'Forgot password?' }).getAttribute('href')).toBe('/signin/enter-reset-password');
+    expect(screen.getByRole('link', { name: 'Create an account' }).getAttribute('href')).toBe('/signup');
+  });
+
   it('asks for every field when submitted empty', async () => {
     const { user } = renderSignIn();
     await user.click(submit());

@@ -1,7 +1,7 @@
 import { useMutation } from '@apollo/client/react';
 import { signInFormSchema } from '@mixcrate/api/validation';
 import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useAuth } from '../../auth/auth';
 import buttons from '../../components/Button.module.css';
 import { Logo } from '../../components/Logo';
@@ -127,7 +127,15 @@ export function SignInPage() {
               <button type="submit" className={buttons.primary} disabled={loading} aria-busy={loading || undefined}>
                 {loading ? 'Logging in…' : 'Login'}
               </button>
+              <p className={styles.forgot}>
+                <Link to="/signin/enter-reset-password">Forgot password?</Link>
+              </p>
             </form>
+          )}
+          {signedIn ? null : (
+            <p className={styles.switch}>
+              New here? <Link to="/signup">Create an account</Link>
+            </p>
           )}
         </section>
       </main>

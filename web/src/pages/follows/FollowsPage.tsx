@@ -1,0 +1,19 @@
+import { AppShell } from '../../components/AppShell';
+import styles from './Follows.module.css';
+import { FollowTabs } from './FollowTabs';
+import { MemberSearch } from './MemberSearch';
+
+/** SPEC §2 `/follows`: the member's Following and Followers, and a member search. */
+export function FollowsPage() {
+  return (
+    <AppShell label="Follows" columns={1}>
+      <div className={styles.page}>
+        <div className={styles.pageHeader}>
+          <h1 className={styles.heading}>Follows</h1>
+          <MemberSearch />
+        </div>
+        <FollowTabs />
+      </div>
+    </AppShell>
+  );
+}

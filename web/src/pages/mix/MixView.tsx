@@ -1,0 +1,50 @@
+import { Link } from 'react-router';
+import buttons from '../../components/Button.module.css';
+import { MixCard } from '../../components/MixCard';
+import { Spinner } from '../../components/Spinner';
+import type { MixPageQuery } from '../../gql/graphql';
+import styles from './MixPage.module.css';
+import { Tracklist } from './Tracklist';
+
+export type PageMix = NonNullable<MixPageQuery['mix']>;
+
+/** SPEC §2/§8: the mix-not-found texts; the private page offers 'Back to home', the shared page nothing. */
+export function MixNotFound({ backHome }: { backHome: boolean }) {
+  return (
+    <section className={styles.notFound} aria-labelledby="mix-not-found">
+      <h1 id="mix-not-found">No mix found :-/</h1>
+      <p className={styles.muted}>Sorry, that mix may have been removed.</p>
+      {backHome ? (
+        <Link to="/home" className={buttons.primary}>
+          Back to home
+        </Link>
+      ) : null}
+    </section>
+  );
+}
+
+export function MixLoading() {
+  return <Spinner label="Loading mix" />;
+}
+
+/** The mix card and its 'Tracklist', shared by /mix/{id} and /shared-mix/{id}. */
+export function MixView({ mix, shared }: { mix: PageMix; shared: boolean }) {
+  return (
+    <div className={styles.page}>
+      {shared ? (
+        <p className={styles.sharedBy}>
+          Shared by: <strong>{mix.owner.displayName || mix.owner.userName}</strong>
+        </p>
+      ) : null}
+      {mix.isOwner && mix.status === 'DRAFT' ? <p className={styles.notice}>This mix is a draft: only you can see it.</p> : null}
+      {mix.isOwner && mix.isExpired ? <p className={styles.notice}>Hosting for this mix has ended: only you can see it.</p> : null}
+      <MixCard mix={mix} shared={shared} />
+      <section aria-labelledby="tracklist-title" className={styles.tracklistSection}>
+        <h2 id="tracklist-title" className={styles.sectionTitle}>
+          Tracklist
+        </h2>
+        <Tracklist mixId={mix.id} tracks={mix.tracks} shared={shared} />
+      </section>
+    </div>
+  );
+}

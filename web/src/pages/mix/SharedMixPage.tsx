@@ -1,0 +1,40 @@
+import { useQuery } from '@apollo/client/react';
+import { useEffect } from 'react';
+import { useParams } from 'react-router';
+import { AppShell } from '../../components/AppShell';
+import { MixPageDocument } from '../../gql/graphql';
+import { readStored, writeStored } from '../../lib/storage';
+import { usePlayerMode } from '../../player/PlayerProvider';
+import { MixLoading, MixNotFound, MixView, type PageMix } from './MixView';
+
+/** SPEC §3 local-storage key: the last shared mix, the page's fallback when the request fails. */
+export const PUBLIC_MIX_KEY = 'public_mix';
+
+function storedPublicMix(id: string): PageMix | null {
+  try {
+    const stored = JSON.parse(readStored(PUBLIC_MIX_KEY) ?? 'null') as PageMix | null;
+    return stored?.id === id ? stored : null;
+  } catch {
+    return null;
+  }
+}
+
+/** SPEC §2 `/shared-mix/{id}` for people not signed in: no sidebar, no save control, no distance, no saved-track buttons. */
+export function SharedMixPage() {
+  usePlayerMode('public');
+  const { id = '' } = useParams();
+  const { data, loading, error } = useQuery(MixPageDocument, { variables: { id } });
+  const fetched = data?.mix;
+  // SPEC §2/§8: when the request fails, the page falls back to the mix stored under public_mix.
+  const mix = fetched ?? (error ? storedPublicMix(id) : null);
+
+  useEffect(() => {
+    if (fetched) writeStored(PUBLIC_MIX_KEY, JSON.stringify(fetched));
+  }, [fetched]);
+
+  return (
+    <AppShell variant="public" label={mix?.title ?? 'Shared mix'}>
+      {mix ? <MixView mix={mix} shared /> : loading ? <MixLoading /> : <MixNotFound backHome={false} />}
+    </AppShell>
+  );
+}

@@ -1,0 +1,157 @@
+import type { MockLink } from '@apollo/client/testing';
+import { MockedProvider } from '@apollo/client/testing/react';
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { type FormattedExecutionResult, GraphQLError } from 'graphql';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AuthProvider } from '../../auth/auth';
+import { ChangePasswordDocument, CheckPasswordDocument, ViewerDocument } from '../../gql/graphql';
+import { PlayerProvider } from '../../player/PlayerProvider';
+import { RESULT_CLEAR_MS, SettingsPage } from './SettingsPage';
+
+const OLD = 'Oldpass1!';
+const NEW = 'Newpass1!';
+
+function renderSettings(mocks: MockLink.MockedResponse[]) {
+  localStorage.setItem('token', 'token-1');
+  const router = createMemoryRouter([{ path: '/settings', element: <SettingsPage /> }], { initialEntries: ['/settings'] });
+  render(
+    <AuthProvider>
+      <PlayerProvider>
+        <MockedProvider mocks={[{ request: { query: ViewerDocument }, result: { data: { me: null } } }, ...mocks]}>
+          <RouterProvider router={router} />
+        </MockedProvider>
+      </PlayerProvider>
+    </AuthProvider>,
+  );
+  return userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+}
+
+const oldPassword = () => screen.getByLabelText('Old password');
+const newPassword = () => screen.getByLabelText('New password');
+const confirmation = () => screen.getByLabelText('Confirm new password');
+const change = () => screen.getByRole('button', { name: 'Change' });
+
+/** A mock result that notes its name when the page calls it, so a test can tell the order of the calls. */
+function recorded(calls: string[], name: string, result: FormattedExecutionResult) {
+  return () => {
+    calls.push(name);
+    return result;
+  };
+}
+
+const checkMock = (calls: string[], result: FormattedExecutionResult): MockLink.MockedResponse => ({
+  request: { query: CheckPasswordDocument, variables: { password: OLD } },
+  result: recorded(calls, 'check', result),
+});
+
+const changeMock = (calls: string[], result: FormattedExecutionResult): MockLink.MockedResponse => ({
+  request: { query: ChangePasswordDocument, variables: { input: { newPassword: NEW } } },
+  result: recorded(calls, 'change', result),
+});
+
+async function fill(user: ReturnType<typeof userEvent.setup>, values: [string, string, string]) {
+  await user.type(oldPassword(), values[0]);
+  await user.type(newPassword(), values[1]);
+  await user.type(confirmation(), values[2]);
+}
+
+describe('settings page', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("enables 'Change' only when all three fields are filled", async () => {
+    const user = renderSettings([]);
+    expect(screen.getByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
+    expect(change()).toHaveProperty('disabled', true);
+    await user.type(oldPassword(), OLD);
+    expect(change()).toHaveProperty('disabled', true);
+    await user.type(newPassword(), NEW);
+    expect(change()).toHaveProperty('disabled', true);
+    await user.type(confirmation(), NEW);
+    expect(change()).toHaveProperty('disabled', false);
+    await user.clear(oldPassword());
+    expect(change()).toHaveProperty('disabled', true);
+  });
+
+  it('checks the old password first, then changes it; the result shows for 2.5 s, then the form clears', async () => {
+    const calls: string[] = [];
+    const user = renderSettings([
+      checkMock(calls, { data: { checkPassword: 'Password is correct' } }),
+      changeMock(calls, { data: { changePassword: 'Password updated' } }),
+    ]);
+    await fill(user, [OLD, NEW, NEW]);
+    await user.click(change());
+
+    await screen.findByText('Password updated');
+    expect(calls).toEqual(['check', 'change']);
+    expect(newPassword()).toHaveProperty('value', NEW);
+    // Fake time also follows the real clock here, so the checks keep a margin around 2.5 s.
+    act(() => vi.advanceTimersByTime(RESULT_CLEAR_MS - 300));
+    expect(screen.getByText('Password updated')).toBeTruthy();
+    act(() => vi.advanceTimersByTime(300));
+    expect(screen.queryByText('Password updated')).toBeNull();
+    for (const field of [oldPassword(), newPassword(), confirmation()]) expect(field).toHaveProperty('value', '');
+    expect(change()).toHaveProperty('disabled', true);
+  });
+
+  it("shows the server's message when the old password is wrong, and changes nothing", async () => {
+    const calls: string[] = [];
+    const user = renderSettings([
+      checkMock(calls, { errors: [new GraphQLError('Password is incorrect', { extensions: { code: 'BAD_USER_INPUT', status: 400 } })] }),
+    ]);
+    await fill(user, [OLD, NEW, NEW]);
+    await user.click(change());
+
+    expect((await screen.findByRole('alert')).textContent).toBe('Password is incorrect');
+    expect(calls).toEqual(['check']);
+    expect(oldPassword()).toHaveProperty('value', OLD);
+  });
+
+  it("says 'Password check failed' when the check fails without a message", async () => {
+    const user = renderSettings([{ request: { query: CheckPasswordDocument, variables: { password: OLD } }, error: new Error('offline') }]);
+    await fill(user, [OLD, NEW, NEW]);
+    await user.click(change());
+    expect((await screen.findByRole('alert')).textContent).toBe('Password check failed');
+  });
+
+  it('validates the new password with the SPEC rules after the check passes', async () => {
+    const calls: string[] = [];
+    const user = renderSettings([
+      {
+        request: { query: CheckPasswordDocument, variables: { password: OLD } },
+        result: recorded(calls, 'check', { data: { checkPassword: 'ok' } }),
+      },
+    ]);
+    await fill(user, [OLD, 'newpass', 'newpass']);
+    await user.click(change());
+
+    await screen.findByText('Passwords must be min. 8 chars, one capital letter, one number, and one special character');
+    expect(calls).toEqual(['check']);
+    expect(newPassword().getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it("says 'Something went wrong' when the update fails with status 400, 404 or 500", async () => {
+    const calls: string[] = [];
+    const user = renderSettings([
+      checkMock(calls, { data: { checkPassword: 'ok' } }),
+      changeMock(calls, { errors: [new GraphQLError('boom', { extensions: { code: 'INTERNAL_SERVER_ERROR', status: 500 } })] }),
+    ]);
+    await fill(user, [OLD, NEW, NEW]);
+    await user.click(change());
+    expect((await screen.findByRole('alert')).textContent).toBe('Something went wrong');
+    expect(confirmation()).toHaveProperty('value', NEW);
+  });
+
+  it('explains billing in the beta without offering anything that does not work yet', () => {
+    renderSettings([]);
+    const billing = screen.getByRole('region', { name: 'Billing' });
+    expect(billing.textContent).toContain('free-mix');
+    expect(billing.querySelectorAll('button, a').length).toBe(0);
+  });
+});

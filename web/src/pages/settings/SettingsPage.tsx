@@ -1,0 +1,155 @@
+import { useMutation } from '@apollo/client/react';
+import { passwordWithConfirmationSchema } from '@mixcrate/api/validation';
+import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from 'react';
+import { AppShell } from '../../components/AppShell';
+import buttons from '../../components/Button.module.css';
+import { ChangePasswordDocument, CheckPasswordDocument } from '../../gql/graphql';
+import { validate } from '../../lib/form-errors';
+import { PasswordField } from '../reset/PasswordField';
+import { serverMessage, serverStatus } from '../reset/server-message';
+import styles from './SettingsPage.module.css';
+
+/** SPEC §9 message clear delay: the result shows this long, then the form clears. */
+export const RESULT_CLEAR_MS = 2500;
+
+/** SPEC §8 password check failure default and password update failure texts. */
+export const settingsMessages = {
+  checkFailed: 'Password check failed',
+  updateFailed: 'Password update failed',
+  somethingWrong: 'Something went wrong',
+} as const;
+
+type Field = 'oldPassword' | 'password' | 'confirmPassword';
+type Values = Record<Field, string>;
+
+const EMPTY: Values = { oldPassword: '', password: '', confirmPassword: '' };
+
+type Result = { text: string; failed: boolean };
+
+/** SPEC §8: statuses 400, 404 and 500 of the update say 'Something went wrong'; others say what the server said. */
+function updateFailure(error: unknown): string {
+  const status = serverStatus(error);
+  if (status === 400 || status === 404 || status === 500) return settingsMessages.somethingWrong;
+  return serverMessage(error, settingsMessages.updateFailed);
+}
+
+/**
+ * SPEC §4 password change: the old password is checked first; then the new one is validated with the SPEC §5 rules and
+ * sent. The result shows for 2.5 s, then the form clears.
+ */
+function PasswordChange() {
+  const [values, setValues] = useState<Values>(EMPTY);
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<Field, string>>>({});
+  const [result, setResult] = useState<Result | null>(null);
+  const [checkPassword, check] = useMutation(CheckPasswordDocument);
+  const [changePassword, change] = useMutation(ChangePasswordDocument);
+  const clearTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const busy = check.loading || change.loading;
+  const allFilled = values.oldPassword !== '' && values.password !== '' && values.confirmPassword !== '';
+
+  useEffect(() => () => clearTimeout(clearTimer.current), []);
+
+  const edit = (field: Field) => (event: ChangeEvent<HTMLInputElement>) => {
+    const value = event.target.value;
+    setValues((current) => ({ ...current, [field]: value }));
+    setFieldErrors((current) => ({ ...current, [field]: undefined }));
+    if (result?.failed) setResult(null);
+  };
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!allFilled || busy) return;
+    clearTimeout(clearTimer.current);
+    setResult(null);
+    try {
+      await checkPassword({ variables: { password: values.oldPassword.trim() } });
+    } catch (error) {
+      setResult({ text: serverMessage(error, settingsMessages.checkFailed), failed: true });
+      return;
+    }
+    const validation = validate(passwordWithConfirmationSchema, { password: values.password, confirmPassword: values.confirmPassword });
+    setFieldErrors(validation.errors);
+    if (!validation.ok) return;
+    try {
+      const answer = await changePassword({ variables: { input: { newPassword: validation.data.password } } });
+      setResult({ text: answer.data?.changePassword ?? '', failed: false });
+      clearTimer.current = setTimeout(() => {
+        setResult(null);
+        setValues(EMPTY);
+      }, RESULT_CLEAR_MS);
+    } catch (error) {
+      setResult({ text: updateFailure(error), failed: true });
+    }
+  }
+
+  return (
+    <section className={styles.section} aria-labelledby="password-title">
+      <h2 id="password-title" className={styles.sectionTitle}>
+        Change password
+      </h2>
+      <form className={styles.form} onSubmit={submit} noValidate>
+        <PasswordField
+          label="Old password"
+          name="oldPassword"
+          autoComplete="current-password"
+          value={values.oldPassword}
+          onChange={edit('oldPassword')}
+        />
+        <PasswordField
+          label="New password"
+          name="password"
+          autoComplete="new-password"
+          value={values.password}
+          onChange={edit('password')}
+          error={fieldErrors.password}
+        />
+        <PasswordField
+          label="Confirm new password"
+          name="confirmPassword"
+          autoComplete="new-password"
+          value={values.confirmPassword}
+          onChange={edit('confirmPassword')}
+          error={fieldErrors.confirmPassword}
+        />
+        <p className={styles.hint}>Min. 8 characters, with a capital letter, a number and one of !@#$%^&*_</p>
+        <div role="status">{result && !result.failed ? <p className={styles.notice}>{result.text}</p> : null}</div>
+        {result?.failed ? (
+          <div className={styles.alert} role="alert">
+            {result.text}
+          </div>
+        ) : null}
+        <button type="submit" className={buttons.primary} disabled={!allFilled || busy} aria-busy={busy || undefined}>
+          {check.loading ? 'Checking…' : change.loading ? 'Changing…' : 'Change'}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+/** Payments are not built yet: the section says how uploads work in the beta, and offers nothing that does not work. */
+function Billing() {
+  return (
+    <section className={styles.section} aria-labelledby="billing-title">
+      <h2 id="billing-title" className={styles.sectionTitle}>
+        Billing
+      </h2>
+      <p className={styles.text}>
+        Uploads are free during the beta: when you publish a mix, use the code <strong className={styles.code}>free-mix</strong>.
+      </p>
+      <p className={styles.text}>Managing billing (cards, invoices, your subscription) arrives with paid plans.</p>
+    </section>
+  );
+}
+
+/** SPEC §2 `/settings`: one column, no sidebar; password change and billing. */
+export function SettingsPage() {
+  return (
+    <AppShell label="Settings" columns={1}>
+      <div className={styles.page}>
+        <h1 className={styles.title}>Settings</h1>
+        <PasswordChange />
+        <Billing />
+      </div>
+    </AppShell>
+  );
+}

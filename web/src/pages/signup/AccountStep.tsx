@@ -1,0 +1,150 @@
+import { useMutation } from '@apollo/client/react';
+import { signInFormSchema } from '@mixcrate/api/validation';
+import { type ChangeEvent, type FormEvent, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { useAuth } from '../../auth/auth';
+import buttons from '../../components/Button.module.css';
+import { TextField } from '../../components/TextField';
+import { SignUpDocument, type SignUpProgressFragment } from '../../gql/graphql';
+import { validate } from '../../lib/form-errors';
+import { removeStored, StorageKeys } from '../../lib/storage';
+import { serverMessage, UNREACHABLE } from '../reset/server-message';
+import styles from './SignUpPage.module.css';
+
+type Field = 'email' | 'password' | 'confirmPassword';
+type Values = Record<Field, string>;
+
+const EMPTY: Values = { email: '', password: '', confirmPassword: '' };
+
+interface AccountStepProps {
+  /** The account made earlier in this sign-up, if any. */
+  progress: SignUpProgressFragment | null;
+  /** Where an existing account continues. */
+  continueTo: string;
+  onSignedUp(progress: SignUpProgressFragment): void;
+  onSignOut(): void;
+}
+
+/** Sign-up step 1: email, password and confirmation (the SPEC §5 rules, as on sign-in) and the marketing opt-in. */
+export function AccountStep({ progress, continueTo, onSignedUp, onSignOut }: AccountStepProps) {
+  const auth = useAuth();
+  const navigate = useNavigate();
+  const [values, setValues] = useState<Values>(EMPTY);
+  const [hasOptedIn, setHasOptedIn] = useState(false);
+  const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
+  const [submitted, setSubmitted] = useState(false);
+  const [signUp, { error, loading, reset }] = useMutation(SignUpDocument);
+
+  const validation = validate(signInFormSchema, values);
+  const shownError = (field: Field) => (submitted || touched[field] ? validation.errors[field] : undefined);
+
+  if (progress) {
+    return (
+      <>
+        <h1 id="signup-title" className={styles.title} tabIndex={-1}>
+          Your account is ready
+        </h1>
+        <p className={styles.subtitle}>
+          You are signed up as <span className={styles.strong}>{progress.email}</span>. A few quick steps and you are in.
+        </p>
+        <div className={styles.actions}>
+          <button
+            type="button"
+            className={buttons.secondary}
+            onClick={() => {
+              auth.signOut();
+              onSignOut();
+            }}
+          >
+            Use another email
+          </button>
+          <button type="button" className={buttons.primary} onClick={() => navigate(continueTo)}>
+            Continue
+          </button>
+        </div>
+      </>
+    );
+  }
+
+  const change = (field: Field) => (event: ChangeEvent<HTMLInputElement>) => {
+    const value = event.target.value;
+    setValues((current) => ({ ...current, [field]: value }));
+    if (error) reset();
+  };
+  const blur = (field: Field) => () => setTouched((current) => ({ ...current, [field]: true }));
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setSubmitted(true);
+    if (!validation.ok || loading) return;
+    const { email, password } = validation.data;
+    try {
+      const result = await signUp({ variables: { input: { email, password, hasOptedIn } } });
+      const session = result.data?.signUp;
+      if (!session) return;
+      // A user type stored by an earlier account on this browser must not count as this account's choice.
+      removeStored(StorageKeys.userType);
+      auth.signIn({ token: session.token, userName: session.viewer.userName });
+      onSignedUp(session.viewer);
+    } catch {
+      // The hook's `error` shows the server's message.
+    }
+  }
+
+  return (
+    <>
+      <h1 id="signup-title" className={styles.title} tabIndex={-1}>
+        Create your account
+      </h1>
+      <form className={styles.form} onSubmit={submit} noValidate>
+        <p className={styles.subtitle}>Join the closed beta: upload mixes, get tracklists matched, find sets near you.</p>
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          value={values.email}
+          onChange={change('email')}
+          onBlur={blur('email')}
+          error={shownError('email')}
+        />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          value={values.password}
+          onChange={change('password')}
+          onBlur={blur('password')}
+          error={shownError('password')}
+        />
+        <TextField
+          label="Confirm password"
+          name="confirmPassword"
+          type="password"
+          autoComplete="new-password"
+          value={values.confirmPassword}
+          onChange={change('confirmPassword')}
+          onBlur={blur('confirmPassword')}
+          error={shownError('confirmPassword')}
+        />
+        <label className={styles.check}>
+          <input type="checkbox" name="hasOptedIn" checked={hasOptedIn} onChange={(event) => setHasOptedIn(event.target.checked)} />
+          <span>Send me news about mixcrate: new features, events and offers (optional)</span>
+        </label>
+        {error ? (
+          <div className={styles.alert} role="alert">
+            {serverMessage(error, UNREACHABLE)}
+          </div>
+        ) : null}
+        <button type="submit" className={buttons.primary} disabled={loading} aria-busy={loading || undefined}>
+          {loading ? 'Creating account…' : 'Create account'}
+        </button>
+      </form>
+      <p className={styles.switch}>
+        Already have an account? <Link to="/signin">Login</Link>
+      </p>
+    </>
+  );
+}

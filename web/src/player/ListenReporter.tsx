@@ -1,0 +1,78 @@
+import { useMutation } from '@apollo/client/react';
+import { print } from 'graphql';
+import { useEffect, useRef } from 'react';
+import { useAuth } from '../auth/auth';
+import { EndListenDocument, PlayMixDocument, SaveCurrentMixDocument, StartListenDocument } from '../gql/graphql';
+import { readToken } from '../lib/storage';
+import { type PlayerEvent, usePlayer } from './PlayerProvider';
+
+/** A tab being closed cannot wait for Apollo: a keepalive request outlives the page. */
+function sendOnLeave(query: string, variables: Record<string, unknown>): void {
+  const token = readToken();
+  if (!token) return;
+  void fetch('/graphql', {
+    method: 'POST',
+    keepalive: true,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ query, variables }),
+  }).catch(() => undefined);
+}
+
+const SAVE_CURRENT_MIX = print(SaveCurrentMixDocument);
+const END_LISTEN = print(EndListenDocument);
+
+/**
+ * Reports what the player does (SPEC §4 player, §7 listen calls): a play is counted once per mix loaded; in private
+ * mode a listen starts on play and ends on pause or end, and the current mix and position are remembered on pause,
+ * end, every heartbeat and when the page is left. Public mode counts plays only.
+ */
+export function ListenReporter() {
+  const player = usePlayer();
+  const { token } = useAuth();
+  const [playMix] = useMutation(PlayMixDocument);
+  const [startListen] = useMutation(StartListenDocument);
+  const [endListen] = useMutation(EndListenDocument);
+  const [saveCurrentMix] = useMutation(SaveCurrentMixDocument);
+  const counted = useRef<string | null>(null);
+  const openListen = useRef<string | null>(null);
+  const context = useRef({ token, mode: player.mode });
+  context.current = { token, mode: player.mode };
+
+  useEffect(() => {
+    const ignore = () => undefined;
+    return player.subscribe((event: PlayerEvent) => {
+      const mixId = event.mix.id;
+      const remembers = context.current.mode === 'private' && Boolean(context.current.token);
+      const position = Math.floor(event.position * 10) / 10;
+      switch (event.type) {
+        case 'play':
+          if (counted.current !== mixId) {
+            counted.current = mixId;
+            playMix({ variables: { mixId } }).catch(ignore);
+          }
+          if (remembers) {
+            openListen.current = mixId;
+            startListen({ variables: { mixId } }).catch(ignore);
+          }
+          break;
+        case 'pause':
+        case 'ended':
+          if (openListen.current === mixId) {
+            openListen.current = null;
+            endListen({ variables: { mixId } }).catch(ignore);
+          }
+          if (remembers) saveCurrentMix({ variables: { mixId, position } }).catch(ignore);
+          break;
+        case 'heartbeat':
+          if (remembers) saveCurrentMix({ variables: { mixId, position } }).catch(ignore);
+          break;
+        case 'leave':
+          if (openListen.current === mixId) sendOnLeave(END_LISTEN, { mixId });
+          if (remembers) sendOnLeave(SAVE_CURRENT_MIX, { mixId, position });
+          break;
+      }
+    });
+  }, [player.subscribe, playMix, startListen, endListen, saveCurrentMix]);
+
+  return null;
+}
