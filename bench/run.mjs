@@ -4,7 +4,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const scenarios = ['bench/feed.ts', 'bench/media-upload.ts', 'bench/media-range.ts'];
+const all = ['bench/feed.ts', 'bench/media-upload.ts', 'bench/media-range.ts', 'bench/lighthouse.ts'];
+// `npm run bench -- lighthouse feed` runs only the named scenarios.
+const chosen = process.argv.slice(2);
+const scenarios = chosen.length > 0 ? all.filter((file) => chosen.some((name) => file.includes(name))) : all;
 let failed = false;
 for (const scenario of scenarios) {
   const run = spawnSync(join(root, 'node_modules/.bin/tsx'), ['--tsconfig', 'api/tsconfig.json', scenario], {

@@ -75,7 +75,8 @@ export interface ApiProcess {
 }
 
 /** The API in its own Node process (tsx, the API's tsconfig), on a free loopback port. */
-export async function startApi(databaseUrl: string): Promise<ApiProcess> {
+/** The API in its own process; with `processes` > 1, a cluster of that many (WEB_CONCURRENCY), as production runs it. */
+export async function startApi(databaseUrl: string, processes = 1): Promise<ApiProcess> {
   const dataDir = await mkdtemp(join(tmpdir(), 'mixcrate-bench-media-'));
   const child: ChildProcess = spawn(
     process.execPath,
@@ -91,6 +92,7 @@ export async function startApi(databaseUrl: string): Promise<ApiProcess> {
         ...process.env,
         TSX_TSCONFIG_PATH: join(ROOT, 'api/tsconfig.json'),
         BENCH_MEDIA_DATABASE_URL: databaseUrl,
+        BENCH_MEDIA_PROCESSES: String(processes),
         BENCH_MEDIA_DATA_DIR: dataDir,
       },
       stdio: ['ignore', 'pipe', 'inherit'],
