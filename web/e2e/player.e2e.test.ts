@@ -65,7 +65,7 @@ describe('home, filter and the player', () => {
 
     await chip.click();
     await page.locator('label', { hasText: /^House$/ }).click();
-    expect(await page.getByRole('radio', { name: 'House', exact: true }).isChecked()).toBe(true);
+    await page.getByRole('radio', { name: 'House', exact: true, checked: true }).waitFor({ state: 'attached' });
     await page.getByRole('heading', { name: house.title }).waitFor();
     await page.getByLabel(/^Distance/).fill('10');
     await page.getByText('No results - upload a mix?').waitFor();

@@ -8,16 +8,16 @@ const RADIUS_SETTLE_MS = 250;
 const GENRE_OPTIONS = [['all', 'All'] as const, ...GENRE_CODES.map((code) => [code, GENRES[code]] as const)];
 
 /** SPEC §2 filter panel: the distance slider (0 to 20,000 km) and genre tags, one at a time. */
-export function FilterPanel({ filter, onChange, id }: { filter: FeedFilter; onChange(filter: FeedFilter): void; id: string }) {
+export function FilterPanel({ filter, onChange, id }: { filter: FeedFilter; onChange(change: Partial<FeedFilter>): void; id: string }) {
   const [radius, setRadius] = useState(filter.radiusKm);
   const sliderId = useId();
   useEffect(() => setRadius(filter.radiusKm), [filter.radiusKm]);
   // Dragging the slider asks for a new feed once it settles, not on every pixel.
   useEffect(() => {
     if (radius === filter.radiusKm) return;
-    const timer = setTimeout(() => onChange({ ...filter, radiusKm: radius }), RADIUS_SETTLE_MS);
+    const timer = setTimeout(() => onChange({ radiusKm: radius }), RADIUS_SETTLE_MS);
     return () => clearTimeout(timer);
-  }, [radius, filter, onChange]);
+  }, [radius, filter.radiusKm, onChange]);
 
   return (
     <section id={id} className={styles.filterPanel} aria-label="Filter mixes">
@@ -48,7 +48,7 @@ export function FilterPanel({ filter, onChange, id }: { filter: FeedFilter; onCh
               name="genre"
               value={code}
               checked={filter.genre === code}
-              onChange={() => onChange({ ...filter, genre: code })}
+              onChange={() => onChange({ genre: code })}
               className={styles.visuallyHidden}
             />
             {label}

@@ -81,10 +81,12 @@ export function HomePage() {
     removeStored(...UPLOAD_KEYS);
   }, []);
 
+  // Changes apply to the filter in the address bar, not to the one last rendered: a genre tag and a slider moved in
+  // quick succession must both count, even while the first change is still rendering.
   const changeFilter = useCallback(
-    (next: FeedFilter) => {
+    (change: Partial<FeedFilter>) => {
       setIndex(0);
-      setParams(writeFilter(next), { replace: true });
+      setParams(writeFilter({ ...readFilter(new URLSearchParams(window.location.search)), ...change }), { replace: true });
     },
     [setParams],
   );
