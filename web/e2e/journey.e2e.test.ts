@@ -92,10 +92,7 @@ describe('a listener’s first visit, end to end', () => {
     await page.getByRole('button', { name: `Save ${mix.title}` }).click();
     await page.getByRole('button', { name: `Remove ${mix.title} from saved mixes` }).waitFor();
 
-    await page
-      .locator('article')
-      .getByRole('link', { name: djName, exact: true })
-      .click();
+    await page.locator('article').getByRole('link', { name: djName, exact: true }).click();
     await page.waitForURL(`${baseUrl}/profile/${djName}`);
     const profile = page.getByRole('main', { name: djName });
     await profile.getByRole('button', { name: new RegExp(`^Follow ${djName}`) }).click();
@@ -110,10 +107,7 @@ describe('a listener’s first visit, end to end', () => {
     await page.getByRole('main').getByRole('link', { name: mix.title }).waitFor();
     await page.goto(`${baseUrl}/follows`);
     await page.getByRole('tab', { name: /Following/ }).waitFor();
-    await page
-      .getByRole('link', { name: djName, exact: true })
-      .first()
-      .waitFor();
+    await page.getByRole('link', { name: djName, exact: true }).first().waitFor();
 
     // The share link works for someone signed out.
     const stranger = await newPage();
