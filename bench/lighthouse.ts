@@ -132,9 +132,13 @@ async function main(): Promise<void> {
     out('installing chromium (apt-get install -y chromium) ...');
     spawnSync('sh', ['-c', 'apt-get update && apt-get install -y chromium'], { stdio: 'ignore' });
   }
-  if (!existsSync(join(WEB_DIST, 'index.html')) || !existsSync(join(WEB_DIST, '.vite', 'manifest.json'))) {
-    spawnSync('npm', ['run', 'build', '-w', 'web'], { cwd: ROOT, stdio: 'inherit' });
-  }
+  // Always a fresh production build: a web/dist left by another tool may be stale or a development build.
+  const build = spawnSync('npm', ['run', 'build', '-w', 'web'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  if (build.status !== 0) throw new Error('the web build failed');
   const database = await benchDatabase();
   const product = await startProduct(database.url);
   const chrome = await chromeLauncher.launch({

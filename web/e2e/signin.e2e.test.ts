@@ -113,4 +113,11 @@ describe('routes', () => {
     await page.getByRole('heading', { name: 'Oooops... That page cannot be found' }).waitFor();
     expect(requests).toBe(2);
   });
+
+  it('is the production build: no React development runtime among the scripts the pages load', async () => {
+    const html = await (await fetch(`${baseUrl}/`)).text();
+    const scripts = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((match) => match[1]);
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.filter((script) => script?.includes('dev-runtime'))).toEqual([]);
+  });
 });

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,9 +20,15 @@ function newestMtime(path: string): number {
   return newest;
 }
 
+/** A build made with NODE_ENV other than production carries React's development runtime (large and slow). */
+export function isDevelopmentBuild(): boolean {
+  const manifest = join(DIST_DIR, '.vite', 'manifest.json');
+  return !existsSync(manifest) || readFileSync(manifest, 'utf8').includes('jsx-dev-runtime');
+}
+
 export function webBuildIsFresh(): boolean {
   const built = join(DIST_DIR, 'index.html');
-  if (!existsSync(built)) return false;
+  if (!existsSync(built) || isDevelopmentBuild()) return false;
   const builtAt = statSync(built).mtimeMs;
   return INPUTS.every((input) => newestMtime(join(WEB_DIR, input)) <= builtAt);
 }
@@ -32,7 +38,12 @@ export function ensureWebBuild(): 'fresh' | 'built' {
   if (webBuildIsFresh()) return 'fresh';
   const require = createRequire(import.meta.url);
   const viteBin = join(dirname(require.resolve('vite/package.json')), 'bin', 'vite.js');
-  const result = spawnSync(process.execPath, [viteBin, 'build', '--logLevel', 'warn'], { cwd: WEB_DIR, encoding: 'utf8' });
+  // Vitest runs with NODE_ENV=test, which would make Vite build React's development runtime.
+  const result = spawnSync(process.execPath, [viteBin, 'build', '--logLevel', 'warn'], {
+    cwd: WEB_DIR,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (result.status !== 0) {
     throw new Error(`vite build failed (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
   }
