@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +20,8 @@ const WEB_DIST = join(ROOT, 'web', 'dist');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const TARGET_SCORE = 95;
 const LANDING_JS_TARGET_KB = 150;
+/** Where to keep each run's full Lighthouse report (JSON), when set. */
+const REPORTS_DIR = process.env.BENCH_LIGHTHOUSE_REPORTS;
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 
 async function freePort(): Promise<number> {
@@ -158,8 +160,8 @@ async function main(): Promise<void> {
     const mixId = await publishMix(product.base);
     out('lighthouse: landing and a shared mix, mobile and desktop (Debian Chromium, production build served by the API)');
     out();
-    out('| page | device | performance | accessibility | best practices | SEO |');
-    out('|---|---|---|---|---|---|');
+    out('| page | device | performance | accessibility | best practices | SEO | FCP | LCP | TBT | CLS |');
+    out('|---|---|---|---|---|---|---|---|---|---|');
     for (const [name, path] of [
       ['landing', '/'],
       ['shared mix', `/shared-mix/${mixId}`],
@@ -172,13 +174,18 @@ async function main(): Promise<void> {
         );
         const categories = result?.lhr.categories ?? {};
         const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
-        out(`| ${name} | ${device} | ${CATEGORIES.map(score).join(' | ')} |`);
+        const metric = (id: string) => result?.lhr.audits[id]?.displayValue ?? '?';
+        const metrics = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift'];
+        out(`| ${name} | ${device} | ${CATEGORIES.map(score).join(' | ')} | ${metrics.map(metric).join(' | ')} |`);
+        if (REPORTS_DIR && result) {
+          await writeFile(join(REPORTS_DIR, `${name.replace(/\W+/g, '-')}-${device}.json`), JSON.stringify(result.lhr));
+        }
         if (score('performance') < TARGET_SCORE || score('accessibility') < TARGET_SCORE) {
           failed = true;
           const audits = Object.values(result?.lhr.audits ?? {})
             .filter((audit) => audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode !== 'informative')
             .map((audit) => audit.id);
-          out(`|   below ${TARGET_SCORE}: audits to look at: ${audits.slice(0, 12).join(', ')} | | | | | |`);
+          out(`|   below ${TARGET_SCORE}: audits to look at: ${audits.slice(0, 12).join(', ')} | | | | | | | | | |`);
         }
       }
     }

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -6,7 +6,21 @@ import { createTestApp, type Member, signUpMember, type TestApp } from './suppor
 import { draftMix, publishedMix } from './support/mixes.js';
 
 const PUBLIC_URL = 'https://mixcrate.example';
-const INDEX = `<!doctype html><html><head><meta charset="UTF-8" /><meta name="description" content="generic" /><title>mixcrate</title></head><body><div id="root"></div></body></html>`;
+const INDEX = `<!doctype html><html><head><meta charset="UTF-8" /><meta name="description" content="generic" /><title>mixcrate</title><script type="module" src="/assets/index-1.js"></script><link rel="modulepreload" href="/assets/react-1.js"></head><body><div id="root"></div></body></html>`;
+
+/** A Vite manifest: the entry (already in INDEX), the GraphQL layout with a shared chunk, the two shared screens. */
+const MANIFEST = {
+  'index.html': { file: 'assets/index-1.js', imports: ['_react.js'] },
+  '_react.js': { file: 'assets/react-1.js' },
+  '_apollo.js': { file: 'assets/apollo-1.js' },
+  'src/lib/GraphQLBoundary.tsx': {
+    file: 'assets/GraphQLBoundary-1.js',
+    css: ['assets/GraphQLBoundary-1.css'],
+    imports: ['_apollo.js', '_react.js'],
+  },
+  'src/pages/mix/SharedMixPage.tsx': { file: 'assets/SharedMixPage-1.js', imports: ['_apollo.js'] },
+  'src/pages/profile/SharedProfilePage.tsx': { file: 'assets/SharedProfilePage-1.js' },
+};
 
 let t: TestApp;
 let webRoot: string;
@@ -16,6 +30,8 @@ let mixId: string;
 beforeAll(async () => {
   webRoot = await mkdtemp(join(tmpdir(), 'mixcrate-share-'));
   await writeFile(join(webRoot, 'index.html'), INDEX);
+  await mkdir(join(webRoot, '.vite'));
+  await writeFile(join(webRoot, '.vite', 'manifest.json'), JSON.stringify(MANIFEST));
   t = await createTestApp({ PUBLIC_URL }, undefined, webRoot);
   dj = await signUpMember(t.app, { userName: `share_${Date.now().toString(36)}`, userType: 'dj' });
   await t.app.inject({
@@ -57,6 +73,16 @@ describe('shared links unfurl', () => {
     expect(html).not.toContain('<script>alert(1)</script>');
     expect(html).not.toContain('content="generic"');
     expect(html).toContain('<div id="root"></div>');
+  });
+
+  test('a shared page preloads its screen and what it imports, once each, beyond what the entry loads', async () => {
+    const { html } = await page(`/shared-mix/${mixId}`);
+    const preloaded = [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)" \/>/g)].map((match) => match[1]);
+    expect(preloaded.sort()).toEqual(['/assets/GraphQLBoundary-1.js', '/assets/SharedMixPage-1.js', '/assets/apollo-1.js']);
+    expect(html).toContain('<link rel="preload" as="style" crossorigin href="/assets/GraphQLBoundary-1.css" />');
+    const profile = (await page(`/shared-profile/${dj.userName}`)).html;
+    expect(profile).toContain('href="/assets/SharedProfilePage-1.js"');
+    expect(profile).not.toContain('SharedMixPage');
   });
 
   test('a shared profile page describes the member', async () => {

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { launchBrowser } from './support/browser';
-import { PASSWORD, signUpMember as signUpOver } from './support/world';
+import { PASSWORD, publishMix, signUpMember as signUpOver } from './support/world';
 
 const baseUrl = inject('baseUrl');
 const signUpMember = () => signUpOver(baseUrl);
@@ -119,5 +119,13 @@ describe('routes', () => {
     const scripts = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((match) => match[1]);
     expect(scripts.length).toBeGreaterThan(0);
     expect(scripts.filter((script) => script?.includes('dev-runtime'))).toEqual([]);
+  });
+
+  it('a shared mix link preloads the chunks of its screen (named by the build manifest)', async () => {
+    const dj = await signUpMember();
+    const mix = await publishMix(baseUrl, dj, `Preloaded ${dj.userName}`, 'house');
+    const html = await (await fetch(`${baseUrl}/shared-mix/${mix.id}`)).text();
+    expect(html).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/SharedMixPage-[^"]+\.js" \/>/);
+    expect(html).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/GraphQLBoundary-[^"]+\.js" \/>/);
   });
 });

@@ -101,23 +101,66 @@ export function shareTags(card: ShareCard, publicUrl: string): string {
     .join('\n    ');
 }
 
+/** The web app's screens (Vite manifest keys) a shared page shows: the GraphQL layout route and the page itself. */
+export const SHARED_SCREENS: Record<ShareCard['kind'], string[]> = {
+  mix: ['src/lib/GraphQLBoundary.tsx', 'src/pages/mix/SharedMixPage.tsx'],
+  profile: ['src/lib/GraphQLBoundary.tsx', 'src/pages/profile/SharedProfilePage.tsx'],
+};
+
+type ViteManifest = Record<string, { file: string; css?: string[]; imports?: string[] }>;
+
 /**
- * The web app's index.html, as it is or with a shared page's tags in place of the generic title and description. The
- * template is read once; a new build needs a restart, as the assets it names do.
+ * Preload links for the chunks (and their styles) of `screens` and everything they import, from the build's Vite
+ * manifest. A shared link is most people's first visit: without these, the browser learns of the screen's chunks
+ * only after the entry has run, one round trip after another.
+ */
+export function screenPreloads(manifest: ViteManifest, screens: string[], alreadyLoaded: string): string {
+  const files = new Set<string>();
+  const styles = new Set<string>();
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk || files.has(chunk.file)) return;
+    files.add(chunk.file);
+    for (const css of chunk.css ?? []) styles.add(css);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  for (const screen of screens) visit(screen);
+  const fresh = (file: string) => !alreadyLoaded.includes(`/${file}"`);
+  return [
+    ...[...files].filter(fresh).map((file) => `<link rel="modulepreload" crossorigin href="/${escapeHtml(file)}" />`),
+    ...[...styles].filter(fresh).map((file) => `<link rel="preload" as="style" crossorigin href="/${escapeHtml(file)}" />`),
+  ].join('\n    ');
+}
+
+/**
+ * The web app's index.html, as it is or with a shared page's tags in place of the generic title and description, and
+ * preloads for the shared screen's chunks. Template and manifest are read once; a new build needs a restart, as the
+ * assets they name do.
  */
 export function webPages(webRoot: string) {
   let template: Promise<string> | null = null;
+  let manifest: Promise<ViteManifest> | null = null;
   const index = () => {
     template ??= readFile(join(webRoot, 'index.html'), 'utf8');
     return template;
   };
+  const viteManifest = () => {
+    manifest ??= readFile(join(webRoot, '.vite', 'manifest.json'), 'utf8').then(
+      (text) => JSON.parse(text) as ViteManifest,
+      () => ({}),
+    );
+    return manifest;
+  };
   return {
     index,
     async shared(card: ShareCard, publicUrl: string): Promise<string> {
-      return (await index())
+      const html = await index();
+      const preloads = screenPreloads(await viteManifest(), SHARED_SCREENS[card.kind], html);
+      const head = [shareTags(card, publicUrl), preloads].filter(Boolean).join('\n    ');
+      return html
         .replace(/<title>[^<]*<\/title>/, '')
         .replace(/<meta name="description"[^>]*>/, '')
-        .replace('</head>', `    ${shareTags(card, publicUrl)}\n  </head>`);
+        .replace('</head>', `    ${head}\n  </head>`);
     },
   };
 }

@@ -2,12 +2,13 @@ import { GENRES, type GenreCode, USER_TYPES } from '@mixcrate/api/domain';
 import { format } from 'date-fns';
 import type { Genre, UserType } from '../gql/graphql';
 
-const kilometres = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+/** 1234567 -> '1,234,567'. Not Intl.NumberFormat: its first use loads locale data, a long task on a slow phone. */
+const withThousands = (whole: number) => String(whole).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 /** SPEC §9: whole kilometres with thousands separators and 'km'; nothing when unknown. */
 export function formatDistance(km: number | null | undefined): string | null {
   if (km === null || km === undefined || !Number.isFinite(km)) return null;
-  return `${kilometres.format(Math.round(km))} km`;
+  return `${withThousands(Math.round(km))} km`;
 }
 
 /** SPEC §9 dates, 'MMM Do YY' (Nov 22nd 26). */
