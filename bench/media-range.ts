@@ -175,6 +175,12 @@ async function main(): Promise<void> {
     await sql.query(`update mix set status = 'published', published_at = now(), expires_at = now() + interval '1 year' where id = $1`, [
       mix._id,
     ]);
+    // The upload queued the waveform job, which decodes the whole MP3 (a minute of one core for two hours of audio):
+    // measure the listener's side once it is done, as it is for every mix but the newest.
+    const waveformDone = async () =>
+      (await sql.query(`select waveform_state from mix where id = $1`, [mix._id])).rows[0]?.waveform_state !== 'pending';
+    const waitUntil = Date.now() + 300_000;
+    while (!(await waveformDone()) && Date.now() < waitUntil) await new Promise((resolve) => setTimeout(resolve, 1000));
     await sql.end();
 
     // Debian's default (one worker per core, here 2), the comparison; and one worker, for scale.
