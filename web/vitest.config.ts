@@ -2,9 +2,8 @@ import { defineConfig, mergeConfig } from 'vitest/config';
 import viteConfig from './vite.config.ts';
 
 /** Component tests in jsdom. The browser journeys in e2e/ run separately (vitest.e2e.config.ts). */
-export default mergeConfig(
-  viteConfig,
-  defineConfig({
+export default defineConfig((env) =>
+  mergeConfig(viteConfig(env), {
     test: {
       environment: 'jsdom',
       include: ['src/**/*.test.tsx', 'src/**/*.test.ts'],

@@ -6,7 +6,7 @@ import { createTestApp, type Member, signUpMember, type TestApp } from './suppor
 import { draftMix, publishedMix } from './support/mixes.js';
 
 const PUBLIC_URL = 'https://mixcrate.example';
-const INDEX = `<!doctype html><html><head><meta charset="UTF-8" /><meta name="description" content="generic" /><title>mixcrate</title><script type="module" src="/assets/index-1.js"></script><link rel="modulepreload" href="/assets/react-1.js"></head><body><div id="root"></div></body></html>`;
+const INDEX = `<!doctype html><html><head><meta charset="UTF-8" /><meta name="description" content="generic" /><title>mixcrate</title><script type="module" src="/assets/index-1.js"></script><link rel="modulepreload" href="/assets/react-1.js"><link rel="stylesheet" crossorigin href="/assets/index-1.css"></head><body><div id="root"></div></body></html>`;
 
 /** A Vite manifest: the entry (already in INDEX), the GraphQL layout with a shared chunk, the two shared screens. */
 const MANIFEST = {
@@ -22,14 +22,36 @@ const MANIFEST = {
   'src/pages/profile/SharedProfilePage.tsx': { file: 'assets/SharedProfilePage-1.js' },
 };
 
+/**
+ * A stand-in for the web build's server renderer (dist-server/render.js beside dist/): it asks the API's schema for the
+ * mix as the real one does, renders its title, and fails for a title that says so.
+ */
+const RENDERER = `
+export async function renderPage(path, execute) {
+  const id = /^\\/shared-mix\\/(.+)$/.exec(path)?.[1];
+  if (!id) return null;
+  const data = await execute('query Probe($id: ID!) { mix(id: $id) { id title isOwner } }', { id });
+  if (!data?.mix) return null;
+  if (data.mix.title.includes('breaks the renderer')) throw new Error('a renderer bug');
+  return { html: '<main><h1>rendered</h1></main>', state: { mix: data.mix } };
+}`;
+
 let t: TestApp;
+let buildDir: string;
 let webRoot: string;
 let dj: Member;
 let mixId: string;
 
 beforeAll(async () => {
-  webRoot = await mkdtemp(join(tmpdir(), 'mixcrate-share-'));
+  buildDir = await mkdtemp(join(tmpdir(), 'mixcrate-share-'));
+  webRoot = join(buildDir, 'dist');
+  await mkdir(webRoot);
+  await mkdir(join(buildDir, 'dist-server'));
+  await writeFile(join(buildDir, 'dist-server', 'render.js'), RENDERER);
   await writeFile(join(webRoot, 'index.html'), INDEX);
+  await mkdir(join(webRoot, 'assets'));
+  await writeFile(join(webRoot, 'assets', 'index-1.css'), 'body{margin:0}');
+  await writeFile(join(webRoot, 'assets', 'GraphQLBoundary-1.css'), '._player_1{position:fixed}');
   await mkdir(join(webRoot, '.vite'));
   await writeFile(join(webRoot, '.vite', 'manifest.json'), JSON.stringify(MANIFEST));
   t = await createTestApp({ PUBLIC_URL }, undefined, webRoot);
@@ -44,7 +66,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  await rm(webRoot, { recursive: true, force: true });
+  await rm(buildDir, { recursive: true, force: true });
 });
 
 const page = async (path: string) => {
@@ -72,17 +94,42 @@ describe('shared links unfurl', () => {
     );
     expect(html).not.toContain('<script>alert(1)</script>');
     expect(html).not.toContain('content="generic"');
+  });
+
+  test('a shared mix page comes rendered, with the data it was rendered from as JSON no title can break out of', async () => {
+    const { html } = await page(`/shared-mix/${mixId}`);
+    expect(html).toContain('<div id="root"><main><h1>rendered</h1></main></div>');
+    const state = /<script type="application\/json" id="mixcrate-state">(.*?)<\/script>/.exec(html)?.[1] ?? '';
+    expect(state).not.toContain('<');
+    // Asked as an anonymous visitor: the page shows what anybody may see.
+    expect(JSON.parse(state)).toEqual({ mix: { id: mixId, title: 'Sunrise <b>Set</b> & "friends"', isOwner: false } });
+    // The styles its markup needs come inline, the entry's and the screen's: no request stands before the first paint.
+    expect(html).toContain('<style>body{margin:0}\n._player_1{position:fixed}</style>');
+    expect(html).not.toContain('rel="stylesheet"');
+    expect(html).not.toContain('as="style"');
+  });
+
+  test('a renderer failure leaves the page to the browser, never a 500', async () => {
+    const broken = await publishedMix(t.app, t.services, dj, { title: 'This one breaks the renderer', genre: 'techno' });
+    const { status, html } = await page(`/shared-mix/${broken}`);
+    expect(status).toBe(200);
     expect(html).toContain('<div id="root"></div>');
+    expect(html).not.toContain('mixcrate-state');
+    expect(html).toContain('<meta property="og:title" content="This one breaks the renderer" />');
   });
 
   test('a shared page preloads its screen and what it imports, once each, beyond what the entry loads', async () => {
     const { html } = await page(`/shared-mix/${mixId}`);
     const preloaded = [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)" \/>/g)].map((match) => match[1]);
     expect(preloaded.sort()).toEqual(['/assets/GraphQLBoundary-1.js', '/assets/SharedMixPage-1.js', '/assets/apollo-1.js']);
-    expect(html).toContain('<link rel="preload" as="style" crossorigin href="/assets/GraphQLBoundary-1.css" />');
+    // A page the renderer does not render (profiles) is drawn by the browser: its styles are preloaded.
     const profile = (await page(`/shared-profile/${dj.userName}`)).html;
     expect(profile).toContain('href="/assets/SharedProfilePage-1.js"');
     expect(profile).not.toContain('SharedMixPage');
+    expect(profile).toContain('<link rel="preload" as="style" crossorigin href="/assets/GraphQLBoundary-1.css" />');
+    expect(profile).toContain('<link rel="stylesheet" crossorigin href="/assets/index-1.css">');
+    expect(profile).not.toContain('<style>');
+    expect(profile).toContain('<div id="root"></div>');
   });
 
   test('a shared profile page describes the member', async () => {

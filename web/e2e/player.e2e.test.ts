@@ -15,8 +15,8 @@ let house: PublishedMix;
 const contexts: BrowserContext[] = [];
 const pageErrors: string[] = [];
 
-async function openPage(token?: string, width = 1280): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
+async function openPage(token?: string, width = 1280, timezoneId?: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height: 900 }, timezoneId });
   contexts.push(context);
   context.setDefaultTimeout(10_000);
   if (token) await context.addInitScript((value) => localStorage.setItem('token', value), token);
@@ -135,6 +135,56 @@ describe('home, filter and the player', () => {
     await page.getByRole('heading', { name: 'No mix found :-/' }).waitFor();
     await page.getByText('Sorry, that mix may have been removed.').waitFor();
     expect(await page.getByRole('link', { name: 'Back to home' }).count()).toBe(0);
+  });
+
+  it('a shared mix arrives rendered by the server and hydrates in place: no second render, no request for its data', async () => {
+    const url = `${baseUrl}/shared-mix/${house.id}`;
+    const withoutScripts = await browser.newContext({ javaScriptEnabled: false });
+    contexts.push(withoutScripts);
+    const plain = await withoutScripts.newPage();
+    await plain.goto(url);
+    await plain.getByRole('heading', { name: house.title }).waitFor();
+    await plain.getByRole('heading', { name: 'Tracklist' }).waitFor();
+    await plain.getByText('Shared by:').waitFor();
+
+    // A time zone where today is another day than in UTC, where the server renders dates.
+    const timezoneId = new Date().getUTCHours() < 12 ? 'Etc/GMT+12' : 'Etc/GMT-14';
+    const page = await openPage(undefined, 390, timezoneId);
+    const mixQueries: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/graphql') && request.postData()?.includes('"operationName":"MixPage"')) mixQueries.push(request.url());
+    });
+    // Hydration that gave up (markup unlike the client's) would replace the server's card with a new one.
+    await page.addInitScript(() => {
+      const removed: string[] = [];
+      Object.assign(window, { removedCards: removed });
+      new MutationObserver((records) => {
+        for (const record of records)
+          for (const node of record.removedNodes)
+            if (node instanceof Element && node.querySelector('article, h1, h2')) removed.push(node.tagName);
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.goto(url);
+    await page.getByRole('button', { name: `Play ${house.title}` }).click();
+    await waitForTimeAbove(page, 0.5);
+    expect(await page.evaluate(() => (window as unknown as { removedCards: string[] }).removedCards)).toEqual([]);
+    expect(mixQueries).toEqual([]);
+    const localDate = await page.evaluate(() => {
+      const today = new Date();
+      return [today.toLocaleString('en', { month: 'short' }), today.getDate()];
+    });
+    await page.getByText(new RegExp(`^${localDate[0]} ${localDate[1]}(st|nd|rd|th) \\d\\d$`)).waitFor();
+
+    // A member who follows a shared link sees it with their session: the browser renders it and asks for it.
+    const member = await openPage(listener.token);
+    const memberQueries: string[] = [];
+    member.on('request', (request) => {
+      if (request.postData()?.includes('"operationName":"MixPage"')) memberQueries.push(request.url());
+    });
+    await member.goto(url);
+    await member.getByRole('heading', { name: 'Tracklist' }).waitFor();
+    await member.getByRole('button', { name: `Play ${house.title}` }).waitFor();
+    expect(memberQueries.length).toBe(1);
   });
 
   it('fits a 360 px screen: the carousel, its arrows and the player bar', async () => {

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import type { RouteObject } from 'react-router';
 import { RequireAuth } from './auth/RequireAuth';
 import { RootLayout, RouteFallback } from './components/RootLayout';
 import { RouteError } from './components/RouteError';
@@ -125,7 +125,3 @@ export const appRoutes = (): RouteObject[] => [
     ],
   },
 ];
-
-export function createAppRouter() {
-  return createBrowserRouter(appRoutes());
-}

@@ -22,6 +22,7 @@ import type { Services } from '../services.js';
 import { DomainError } from '../shared/errors.js';
 import { sendError } from './errors.js';
 import { mediaDeliveryRoutes } from './media-delivery.js';
+import { type ExecuteQuery, serverRenderer } from './server-render.js';
 import { shareCardFor, webPages } from './share-meta.js';
 
 export interface AppOptions {
@@ -123,6 +124,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     await app.register(fastifyStatic, { root: webRoot, prefix: '/', wildcard: false, index: ['index.html'], preCompressed: true });
   }
   const pages = hasWeb && webRoot ? webPages(webRoot) : null;
+  const renderPage = hasWeb && webRoot ? serverRenderer(webRoot, app.log) : null;
   const notFound = { error: 'Not found', message: 'Not found', status: 404 };
   // Client routes (no file extension, outside the API's prefixes) get the web app; a missing asset (say a chunk from an
   // older build) is a 404, not index.html. A route, not the not-found handler, so the answer is compressed.
@@ -135,7 +137,18 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       if (!isClientRoute || !pages) return reply.status(404).send(notFound);
       // Shared mix and profile links unfurl in chat apps: their page carries OpenGraph and Twitter card tags.
       const card = await shareCardFor(services, path);
-      const html = card ? await pages.shared(card, config.PUBLIC_URL) : await pages.index();
+      if (!card)
+        return reply
+          .type('text/html; charset=utf-8')
+          .header('cache-control', 'no-cache')
+          .send(await pages.index());
+      // What anybody may see of the page, rendered on the server from the same GraphQL schema the browser asks.
+      const execute: ExecuteQuery = async (query, variables) => {
+        const response = await apollo.executeOperation({ query, variables }, { contextValue: { viewer: null, ip: request.ip, services } });
+        return response.body.kind === 'single' && !response.body.singleResult.errors ? (response.body.singleResult.data ?? null) : null;
+      };
+      const rendered = renderPage ? await renderPage(path, execute) : null;
+      const html = await pages.shared(card, config.PUBLIC_URL, rendered);
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
     },
   });

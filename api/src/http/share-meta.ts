@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Services } from '../services.js';
 import { GENRES, type GenreCode, USER_TYPES, type UserTypeCode } from '../shared/domain.js';
 import { NotFoundError } from '../shared/errors.js';
+import { type RenderedPage, scriptJson } from './server-render.js';
 
 /** What a shared page is about, as link previews (OpenGraph, Twitter cards, oEmbed) describe it. */
 export interface ShareCard {
@@ -109,33 +110,29 @@ export const SHARED_SCREENS: Record<ShareCard['kind'], string[]> = {
 
 type ViteManifest = Record<string, { file: string; css?: string[]; imports?: string[] }>;
 
-/**
- * Preload links for the chunks (and their styles) of `screens` and everything they import, from the build's Vite
- * manifest. A shared link is most people's first visit: without these, the browser learns of the screen's chunks
- * only after the entry has run, one round trip after another.
- */
-export function screenPreloads(manifest: ViteManifest, screens: string[], alreadyLoaded: string): string {
-  const files = new Set<string>();
+/** The chunks and styles of `screens` and of everything they import, from the build's Vite manifest. */
+export function screenAssets(manifest: ViteManifest, screens: string[]): { scripts: string[]; styles: string[] } {
+  const scripts = new Set<string>();
   const styles = new Set<string>();
   const visit = (key: string) => {
     const chunk = manifest[key];
-    if (!chunk || files.has(chunk.file)) return;
-    files.add(chunk.file);
+    if (!chunk || scripts.has(chunk.file)) return;
+    scripts.add(chunk.file);
     for (const css of chunk.css ?? []) styles.add(css);
     for (const imported of chunk.imports ?? []) visit(imported);
   };
   for (const screen of screens) visit(screen);
-  const fresh = (file: string) => !alreadyLoaded.includes(`/${file}"`);
-  return [
-    ...[...files].filter(fresh).map((file) => `<link rel="modulepreload" crossorigin href="/${escapeHtml(file)}" />`),
-    ...[...styles].filter(fresh).map((file) => `<link rel="preload" as="style" crossorigin href="/${escapeHtml(file)}" />`),
-  ].join('\n    ');
+  return { scripts: [...scripts], styles: [...styles] };
 }
 
+const ENTRY_STYLESHEET = /<link rel="stylesheet" crossorigin href="\/(assets\/[^"]+\.css)">\s*/g;
+
 /**
- * The web app's index.html, as it is or with a shared page's tags in place of the generic title and description, and
- * preloads for the shared screen's chunks. Template and manifest are read once; a new build needs a restart, as the
- * assets they name do.
+ * The web app's index.html, as it is or for a shared page: its tags in place of the generic title and description,
+ * modulepreloads for its screen's chunks (a shared link is most people's first visit: without them the browser learns
+ * of the screen's chunks only after the entry has run, one round trip after another) and, when the server rendered
+ * it, the page's markup and data, with the styles it needs inlined so that nothing stands between the HTML and the
+ * first paint. Template, manifest and styles are read once; a new build needs a restart, as the assets they name do.
  */
 export function webPages(webRoot: string) {
   let template: Promise<string> | null = null;
@@ -151,16 +148,44 @@ export function webPages(webRoot: string) {
     );
     return manifest;
   };
+  const styleTexts = new Map<string, Promise<string>>();
+  const styleText = (file: string) => {
+    let text = styleTexts.get(file);
+    if (!text) {
+      text = readFile(join(webRoot, file), 'utf8').catch(() => '');
+      styleTexts.set(file, text);
+    }
+    return text;
+  };
   return {
     index,
-    async shared(card: ShareCard, publicUrl: string): Promise<string> {
+    async shared(card: ShareCard, publicUrl: string, rendered: RenderedPage | null): Promise<string> {
       const html = await index();
-      const preloads = screenPreloads(await viteManifest(), SHARED_SCREENS[card.kind], html);
-      const head = [shareTags(card, publicUrl), preloads].filter(Boolean).join('\n    ');
-      return html
+      const { scripts, styles } = screenAssets(await viteManifest(), SHARED_SCREENS[card.kind]);
+      const fresh = (file: string) => !html.includes(`/${file}"`);
+      const link = (attributes: string) => (file: string) => `<link ${attributes} crossorigin href="/${escapeHtml(file)}" />`;
+      const tags = [shareTags(card, publicUrl), ...scripts.filter(fresh).map(link('rel="modulepreload"'))];
+      let template = html;
+      if (rendered) {
+        const entryStyles = [...html.matchAll(ENTRY_STYLESHEET)].map((match) => match[1] as string);
+        const css = await Promise.all([...entryStyles, ...styles].map(styleText));
+        template = html.replace(ENTRY_STYLESHEET, '');
+        tags.push(`<style>${css.join('\n').replaceAll('</style', '<\\/style')}</style>`);
+      } else {
+        tags.push(...styles.filter(fresh).map(link('rel="preload" as="style"')));
+      }
+      // Functions as replacements: a `$` in a title must stay a `$`.
+      const page = template
         .replace(/<title>[^<]*<\/title>/, '')
         .replace(/<meta name="description"[^>]*>/, '')
-        .replace('</head>', `    ${head}\n  </head>`);
+        .replace('</head>', () => `    ${tags.join('\n    ')}\n  </head>`);
+      if (!rendered) return page;
+      return page
+        .replace('<div id="root"></div>', () => `<div id="root">${rendered.html}</div>`)
+        .replace(
+          '</body>',
+          () => `  <script type="application/json" id="mixcrate-state">${scriptJson(rendered.state)}</script>\n  </body>`,
+        );
     },
   };
 }

@@ -1,12 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const WEB_DIR = fileURLToPath(new URL('../..', import.meta.url));
 export const REPO_DIR = join(WEB_DIR, '..');
 export const DIST_DIR = join(WEB_DIR, 'dist');
+/** The server renderer of shared pages (src/server/render.tsx), built beside dist/. */
+const SERVER_RENDERER = join(WEB_DIR, 'dist-server', 'render.js');
 
 /** What the build reads: when any of it is newer than dist/index.html, the build is stale. */
 const INPUTS = ['index.html', 'vite.config.ts', 'package.json', 'public', 'src', '../api/src/shared'];
@@ -28,24 +29,22 @@ export function isDevelopmentBuild(): boolean {
 
 export function webBuildIsFresh(): boolean {
   const built = join(DIST_DIR, 'index.html');
-  if (!existsSync(built) || isDevelopmentBuild()) return false;
+  if (!existsSync(built) || !existsSync(SERVER_RENDERER) || isDevelopmentBuild()) return false;
   const builtAt = statSync(built).mtimeMs;
   return INPUTS.every((input) => newestMtime(join(WEB_DIR, input)) <= builtAt);
 }
 
-/** Runs `vite build` for web/ unless web/dist is already newer than everything it is built from. */
+/** Runs web/'s `npm run build` (the app and its server renderer) unless they are newer than everything they are built from. */
 export function ensureWebBuild(): 'fresh' | 'built' {
   if (webBuildIsFresh()) return 'fresh';
-  const require = createRequire(import.meta.url);
-  const viteBin = join(dirname(require.resolve('vite/package.json')), 'bin', 'vite.js');
   // Vitest runs with NODE_ENV=test, which would make Vite build React's development runtime.
-  const result = spawnSync(process.execPath, [viteBin, 'build', '--logLevel', 'warn'], {
+  const result = spawnSync('npm', ['run', 'build', '--silent'], {
     cwd: WEB_DIR,
     encoding: 'utf8',
     env: { ...process.env, NODE_ENV: 'production' },
   });
   if (result.status !== 0) {
-    throw new Error(`vite build failed (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
+    throw new Error(`the web build failed (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
   }
   return 'built';
 }

@@ -2,8 +2,9 @@ import { useMutation, useQuery } from '@apollo/client/react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { DeactivateMixDocument, type MixCardFieldsFragment, MixStatsDocument, type MixTrackFieldsFragment } from '../gql/graphql';
-import { formatDate, formatDistance, genreLabel, truncate } from '../lib/format';
+import { formatDistance, genreLabel, truncate } from '../lib/format';
 import { sharedMixUrl, useCopyLink } from '../lib/use-copy-link';
+import { useDateLabel } from '../lib/use-date-label';
 import { usePlayer } from '../player/PlayerProvider';
 import { toPlayerMix } from '../player/to-player-mix';
 import buttons from './Button.module.css';
@@ -125,6 +126,7 @@ export function MixCard({ mix, shared = false, preview = false }: MixCardProps) 
   const listeners = statsData?.mixStats.listeners;
   const title = truncate(mix.title, CARD_TITLE_CHARS);
   const mixLink = shared ? `/shared-mix/${mix.id}` : `/mix/${mix.id}`;
+  const date = useDateLabel(mix.publishedAt ?? mix.createdAt);
 
   return (
     <article className={styles.card} aria-label={mix.title}>
@@ -169,7 +171,7 @@ export function MixCard({ mix, shared = false, preview = false }: MixCardProps) 
             ownerName
           )}
         </p>
-        <p className={styles.muted}>{formatDate(mix.publishedAt ?? mix.createdAt)}</p>
+        <p className={styles.muted}>{date}</p>
 
         <div className={styles.actions}>
           <button

@@ -1,11 +1,11 @@
 import { ApolloProvider } from '@apollo/client/react';
-import { useEffect, useRef } from 'react';
+import { useContext, useEffect, useRef } from 'react';
 import { Outlet } from 'react-router';
 import { useAuth } from '../auth/auth';
 import { ListenReporter } from '../player/ListenReporter';
 import { PlayerBar } from '../player/PlayerBar';
 import { usePlayer } from '../player/PlayerProvider';
-import { apolloClient } from './apollo';
+import { apolloClient, ServerRenderClient } from './apollo';
 import styles from './GraphQLBoundary.module.css';
 
 /**
@@ -14,7 +14,7 @@ import styles from './GraphQLBoundary.module.css';
  * is on screen with the new session.
  */
 export function GraphQLBoundary() {
-  const client = apolloClient();
+  const client = useContext(ServerRenderClient) ?? apolloClient();
   const { token } = useAuth();
   const { mix } = usePlayer();
   const previous = useRef(token);

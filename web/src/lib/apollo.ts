@@ -4,6 +4,8 @@ import { GraphQLWsLink } from '@apollo/client/link/subscriptions';
 import { getMainDefinition } from '@apollo/client/utilities';
 import { OperationTypeNode } from 'graphql';
 import { createClient } from 'graphql-ws';
+import { createContext } from 'react';
+import { takeServerState } from './server-state';
 import { readToken } from './storage';
 
 /** Adds `Authorization: Bearer <token>` from localStorage 'token' to every operation, read at request time. */
@@ -39,25 +41,36 @@ const isSubscription = ({ query }: ApolloLink.Operation) => {
   return definition.kind === 'OperationDefinition' && definition.operation === OperationTypeNode.SUBSCRIPTION;
 };
 
+export function createCache(): InMemoryCache {
+  return new InMemoryCache({
+    typePolicies: {
+      // The viewer and a member are one person: share the cache entry where ids agree.
+      Viewer: { keyFields: ['id'] },
+    },
+  });
+}
+
 export function createApolloClient(uri = '/graphql'): ApolloClient {
   // Apollo Client sends content-type application/json, which the server's CSRF prevention requires.
   const http = ApolloLink.from([authLink, new HttpLink({ uri })]);
   const link = typeof WebSocket === 'undefined' ? http : ApolloLink.split(isSubscription, subscriptionLink(uri), http);
-  return new ApolloClient({
-    link,
-    cache: new InMemoryCache({
-      typePolicies: {
-        // The viewer and a member are one person: share the cache entry where ids agree.
-        Viewer: { keyFields: ['id'] },
-      },
-    }),
-  });
+  return new ApolloClient({ link, cache: createCache() });
 }
 
 let client: ApolloClient | undefined;
 
-/** The app's one client, created on first use (the landing page never loads this module). */
+/**
+ * The app's one client, created on first use (the landing page never loads this module). On a server-rendered page it
+ * starts with what the server rendered, so hydration finds the same data and sends no request for it.
+ */
 export function apolloClient(): ApolloClient {
-  client ??= createApolloClient();
+  if (!client) {
+    client = createApolloClient();
+    const state = takeServerState();
+    if (state) client.cache.restore(state as Parameters<InMemoryCache['restore']>[0]);
+  }
   return client;
 }
+
+/** A server render's own client (one per request, see src/server/render.tsx); null in the browser, which uses apolloClient(). */
+export const ServerRenderClient = createContext<ApolloClient | null>(null);

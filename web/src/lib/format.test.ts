@@ -28,6 +28,13 @@ describe('formatting (SPEC §9)', () => {
     expect(formatDate(new Date(2026, 10, 22))).toBe('Nov 22nd 26');
   });
 
+  it('formats a date in UTC for server renders, whatever the local time zone', () => {
+    const lateEvening = '2026-11-22T23:30:00Z';
+    expect(formatDate(lateEvening, 'UTC')).toBe('Nov 22nd 26');
+    const local = new Date(lateEvening);
+    expect(formatDate(lateEvening)).toBe(formatDate(new Date(local.getFullYear(), local.getMonth(), local.getDate())));
+  });
+
   it('truncates by window width at the SPEC breakpoints', () => {
     expect([249, 250, 299, 300, 399, 400, 449, 450, 499, 500, 899, 900].map(charsForWidth)).toEqual([
       10, 16, 16, 20, 20, 26, 26, 33, 33, 35, 35, 50,

@@ -1,3 +1,4 @@
+import { utc } from '@date-fns/utc';
 import { GENRES, type GenreCode, USER_TYPES } from '@mixcrate/api/domain';
 import { format } from 'date-fns';
 import type { Genre, UserType } from '../gql/graphql';
@@ -11,9 +12,9 @@ export function formatDistance(km: number | null | undefined): string | null {
   return `${withThousands(Math.round(km))} km`;
 }
 
-/** SPEC §9 dates, 'MMM Do YY' (Nov 22nd 26). */
-export function formatDate(value: string | Date): string {
-  return format(typeof value === 'string' ? new Date(value) : value, 'MMM do yy');
+/** SPEC §9 dates, 'MMM Do YY' (Nov 22nd 26), in the browser's time zone or, for a server render, in UTC. */
+export function formatDate(value: string | Date, zone: 'local' | 'UTC' = 'local'): string {
+  return format(typeof value === 'string' ? new Date(value) : value, 'MMM do yy', zone === 'UTC' ? { in: utc } : undefined);
 }
 
 /** SPEC §9: longer text gets '...'. */

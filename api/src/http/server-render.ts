@@ -1,0 +1,50 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { FastifyBaseLogger } from 'fastify';
+
+/** Runs a GraphQL operation as an anonymous visitor; its `data`, or null when it answered errors. */
+export type ExecuteQuery = (query: string, variables: Record<string, unknown>) => Promise<Record<string, unknown> | null>;
+
+/** A page the web app's server renderer rendered: markup for #root and the Apollo cache it was rendered from. */
+export interface RenderedPage {
+  html: string;
+  state: unknown;
+}
+
+type RenderPage = (path: string, execute: ExecuteQuery) => Promise<RenderedPage | null>;
+
+/**
+ * The web app's server renderer (web/src/server/render.tsx), built by the web build into dist-server/ beside the app's
+ * dist/. Without it (a development checkout that never built it) pages are rendered by the browser alone. A renderer
+ * that fails is logged and the page goes out for the browser to render: a shared link never answers 500 for it.
+ */
+export function serverRenderer(webRoot: string, log: FastifyBaseLogger): RenderPage {
+  const file = join(dirname(webRoot), 'dist-server', 'render.js');
+  let loaded: Promise<RenderPage | null> | null = null;
+  const load = () => {
+    loaded ??= existsSync(file)
+      ? import(pathToFileURL(file).href).then(
+          (module: { renderPage: RenderPage }) => module.renderPage,
+          (error: unknown) => {
+            log.error({ err: error, file }, 'the server renderer could not be loaded; shared pages are rendered by the browser');
+            return null;
+          },
+        )
+      : Promise.resolve(null);
+    return loaded;
+  };
+  return async (path, execute) => {
+    const render = await load();
+    if (!render) return null;
+    try {
+      return await render(path, execute);
+    } catch (error) {
+      log.error({ err: error, path }, 'server rendering failed; the page is rendered by the browser');
+      return null;
+    }
+  };
+}
+
+/** JSON for a `<script type="application/json">`: no `<` can close the element or open a comment. */
+export const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');

@@ -1,0 +1,16 @@
+import { useSyncExternalStore } from 'react';
+import { formatDate } from './format';
+
+const unchanging = () => () => undefined;
+
+/**
+ * A SPEC §9 date in the visitor's time zone. A server render cannot know that zone and writes UTC; while such a page
+ * hydrates the client writes UTC too (the markup must match), then React renders the local date.
+ */
+export function useDateLabel(value: string): string {
+  return useSyncExternalStore(
+    unchanging,
+    () => formatDate(value),
+    () => formatDate(value, 'UTC'),
+  );
+}

@@ -1,0 +1,69 @@
+/**
+ * Server rendering of the pages people arrive at from a shared link, built by `vite build --ssr` into dist-server/ and
+ * called by the API. A shared link is most visitors' first page, often on a phone: it shows the mix in the first
+ * response and hydrates when the app's JavaScript arrives, instead of painting nothing until then.
+ */
+import { ApolloClient, ApolloLink } from '@apollo/client';
+import { addTypenameToDocument } from '@apollo/client/utilities';
+import { print } from 'graphql';
+import { StrictMode } from 'react';
+import { renderToString } from 'react-dom/server';
+import { createMemoryRouter } from 'react-router';
+import { RouterProvider } from 'react-router/dom';
+import { AuthProvider } from '../auth/auth';
+import { MixPageDocument } from '../gql/graphql';
+import { createCache, ServerRenderClient } from '../lib/apollo';
+import { appRoutes } from '../router';
+
+/** Runs a GraphQL operation as an anonymous visitor and answers its `data` (null when there is nothing to show). */
+export type ExecuteQuery = (query: string, variables: Record<string, unknown>) => Promise<Record<string, unknown> | null>;
+
+export interface RenderedPage {
+  /** The markup for #root. */
+  html: string;
+  /** Apollo's cache as the render left it, for the client to start from (JSON-serialisable). */
+  state: unknown;
+}
+
+const SHARED_MIX = /^\/shared-mix\/([0-9a-f-]{36})\/?$/i;
+// With __typename on every object, as the browser's client asks: the cache needs it to read fragments back.
+const MIX_PAGE_QUERY = print(addTypenameToDocument(MixPageDocument));
+
+async function initialised(router: ReturnType<typeof createMemoryRouter>): Promise<void> {
+  if (router.state.initialized) return;
+  await new Promise<void>((resolve) => {
+    const unsubscribe = router.subscribe((state) => {
+      if (!state.initialized) return;
+      unsubscribe();
+      resolve();
+    });
+  });
+}
+
+/** The page at `path` rendered with its data, or null for paths this renders not (the client renders those). */
+export async function renderPage(path: string, execute: ExecuteQuery): Promise<RenderedPage | null> {
+  const mixId = SHARED_MIX.exec(path)?.[1];
+  if (!mixId) return null;
+  const data = await execute(MIX_PAGE_QUERY, { id: mixId });
+  if (!data?.mix) return null;
+
+  // What the page asks for beyond its data (the live listener count) stays loading, as it is when the client hydrates.
+  const client = new ApolloClient({ cache: createCache(), link: ApolloLink.empty(), ssrMode: true });
+  client.writeQuery({ query: MixPageDocument, variables: { id: mixId }, data: data as never });
+
+  const router = createMemoryRouter(appRoutes(), { initialEntries: [path] });
+  await initialised(router);
+  const html = renderToString(
+    <StrictMode>
+      <AuthProvider>
+        <ServerRenderClient.Provider value={client}>
+          <RouterProvider router={router} />
+        </ServerRenderClient.Provider>
+      </AuthProvider>
+    </StrictMode>,
+  );
+  router.dispose();
+  const state = client.extract();
+  client.stop();
+  return { html, state };
+}
