@@ -22,7 +22,7 @@ describe('formatting (SPEC §9)', () => {
   });
 
   it("formats dates as 'MMM Do YY'", () => {
-    expect(formatDate('2024-05-24T10:00:00Z')).toBe('May 24th 24');
+    expect(formatDate('2024-05-24T10:00:00Z', 'UTC')).toBe('May 24th 24');
     expect(formatDate(new Date(2024, 8, 3))).toBe('Sep 3rd 24');
     expect(formatDate(new Date(2026, 10, 1))).toBe('Nov 1st 26');
     expect(formatDate(new Date(2026, 10, 22))).toBe('Nov 22nd 26');
