@@ -1,4 +1,4 @@
-import { utc } from '@date-fns/utc';
+import { UTCDateMini } from '@date-fns/utc/date/mini';
 import { GENRES, type GenreCode, USER_TYPES } from '@mixcrate/api/domain';
 import { format } from 'date-fns';
 import type { Genre, UserType } from '../gql/graphql';
@@ -12,9 +12,12 @@ export function formatDistance(km: number | null | undefined): string | null {
   return `${withThousands(Math.round(km))} km`;
 }
 
+/** date-fns' UTC context. The mini date: the full one builds three Intl formatters when loaded (a long task on a phone). */
+const inUtc = (value: Date | number | string) => new UTCDateMini(+new Date(value));
+
 /** SPEC §9 dates, 'MMM Do YY' (Nov 22nd 26), in the browser's time zone or, for a server render, in UTC. */
 export function formatDate(value: string | Date, zone: 'local' | 'UTC' = 'local'): string {
-  return format(typeof value === 'string' ? new Date(value) : value, 'MMM do yy', zone === 'UTC' ? { in: utc } : undefined);
+  return format(typeof value === 'string' ? new Date(value) : value, 'MMM do yy', zone === 'UTC' ? { in: inUtc } : undefined);
 }
 
 /** SPEC §9: longer text gets '...'. */
