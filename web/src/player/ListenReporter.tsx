@@ -6,20 +6,20 @@ import { EndListenDocument, PlayMixDocument, SaveCurrentMixDocument, StartListen
 import { readToken } from '../lib/storage';
 import { type PlayerEvent, usePlayer } from './PlayerProvider';
 
-/** A tab being closed cannot wait for Apollo: a keepalive request outlives the page. */
-function sendOnLeave(query: string, variables: Record<string, unknown>): void {
+/**
+ * A tab being closed cannot wait for Apollo: a keepalive request outlives the page. The document is printed when it
+ * is sent, not when this module loads: printing is work a page that never plays should not do while it starts.
+ */
+function sendOnLeave(document: typeof EndListenDocument | typeof SaveCurrentMixDocument, variables: Record<string, unknown>): void {
   const token = readToken();
   if (!token) return;
   void fetch('/graphql', {
     method: 'POST',
     keepalive: true,
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ query, variables }),
+    body: JSON.stringify({ query: print(document), variables }),
   }).catch(() => undefined);
 }
-
-const SAVE_CURRENT_MIX = print(SaveCurrentMixDocument);
-const END_LISTEN = print(EndListenDocument);
 
 /**
  * Reports what the player does (SPEC §4 player, §7 listen calls): a play is counted once per mix loaded; in private
@@ -67,8 +67,8 @@ export function ListenReporter() {
           if (remembers) saveCurrentMix({ variables: { mixId, position } }).catch(ignore);
           break;
         case 'leave':
-          if (openListen.current === mixId) sendOnLeave(END_LISTEN, { mixId });
-          if (remembers) sendOnLeave(SAVE_CURRENT_MIX, { mixId, position });
+          if (openListen.current === mixId) sendOnLeave(EndListenDocument, { mixId });
+          if (remembers) sendOnLeave(SaveCurrentMixDocument, { mixId, position });
           break;
       }
     });

@@ -11,7 +11,7 @@ import { renderToString } from 'react-dom/server';
 import { createMemoryRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { AuthProvider } from '../auth/auth';
-import { MixPageDocument } from '../gql/graphql';
+import { MixPageDocument, MixStatsDocument } from '../gql/graphql';
 import { createCache, ServerRenderClient } from '../lib/apollo';
 import { appRoutes } from '../router';
 
@@ -28,6 +28,7 @@ export interface RenderedPage {
 const SHARED_MIX = /^\/shared-mix\/([0-9a-f-]{36})\/?$/i;
 // With __typename on every object, as the browser's client asks: the cache needs it to read fragments back.
 const MIX_PAGE_QUERY = print(addTypenameToDocument(MixPageDocument));
+const MIX_STATS_QUERY = print(addTypenameToDocument(MixStatsDocument));
 
 async function initialised(router: ReturnType<typeof createMemoryRouter>): Promise<void> {
   if (router.state.initialized) return;
@@ -44,12 +45,13 @@ async function initialised(router: ReturnType<typeof createMemoryRouter>): Promi
 export async function renderPage(path: string, execute: ExecuteQuery): Promise<RenderedPage | null> {
   const mixId = SHARED_MIX.exec(path)?.[1];
   if (!mixId) return null;
-  const data = await execute(MIX_PAGE_QUERY, { id: mixId });
+  const [data, stats] = await Promise.all([execute(MIX_PAGE_QUERY, { id: mixId }), execute(MIX_STATS_QUERY, { mixId })]);
   if (!data?.mix) return null;
 
-  // What the page asks for beyond its data (the live listener count) stays loading, as it is when the client hydrates.
+  // The page's queries answered from this cache; anything else stays loading, as it is when the client hydrates.
   const client = new ApolloClient({ cache: createCache(), link: ApolloLink.empty(), ssrMode: true });
   client.writeQuery({ query: MixPageDocument, variables: { id: mixId }, data: data as never });
+  if (stats) client.writeQuery({ query: MixStatsDocument, variables: { mixId }, data: stats as never });
 
   const router = createMemoryRouter(appRoutes(), { initialEntries: [path] });
   await initialised(router);
