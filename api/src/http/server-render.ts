@@ -34,6 +34,8 @@ export function serverRenderer(webRoot: string, log: FastifyBaseLogger): RenderP
       : Promise.resolve(null);
     return loaded;
   };
+  // Loaded at start, not on the first shared link: that visitor would wait for the renderer's modules to load.
+  void load();
   return async (path, execute) => {
     const render = await load();
     if (!render) return null;

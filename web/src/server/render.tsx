@@ -41,10 +41,18 @@ async function initialised(router: ReturnType<typeof createMemoryRouter>): Promi
   });
 }
 
+// The screens a shared link shows are loaded with this module, so the first visitor waits for no import.
+const screensLoaded = (async () => {
+  const router = createMemoryRouter(appRoutes(), { initialEntries: ['/shared-mix/00000000-0000-4000-8000-000000000000'] });
+  await initialised(router);
+  router.dispose();
+})();
+
 /** The page at `path` rendered with its data, or null for paths this renders not (the client renders those). */
 export async function renderPage(path: string, execute: ExecuteQuery): Promise<RenderedPage | null> {
   const mixId = SHARED_MIX.exec(path)?.[1];
   if (!mixId) return null;
+  await screensLoaded;
   const [data, stats] = await Promise.all([execute(MIX_PAGE_QUERY, { id: mixId }), execute(MIX_STATS_QUERY, { mixId })]);
   if (!data?.mix) return null;
 
