@@ -155,7 +155,7 @@ describe('profile editor: image rules', () => {
 
     await user.upload(imageInput(), file('my photo (1)!.PNG'));
     await user.click(screen.getByRole('button', { name: 'Done' }));
-    expect(screen.getByAltText('Your profile').getAttribute('src')).toBe('blob:chosen');
+    expect((await screen.findByAltText('Your profile')).getAttribute('src')).toBe('blob:chosen');
 
     await user.clear(screen.getByLabelText('Display name'));
     await user.type(screen.getByLabelText('Display name'), '  Ana B ');
