@@ -6,7 +6,7 @@ import { createTestApp, type Member, signUpMember, type TestApp } from './suppor
 import { draftMix, publishedMix } from './support/mixes.js';
 
 const PUBLIC_URL = 'https://mixcrate.example';
-const INDEX = `<!doctype html><html><head><meta charset="UTF-8" /><meta name="description" content="generic" /><title>mixcrate</title><script type="module" src="/assets/index-1.js"></script><link rel="modulepreload" href="/assets/react-1.js"><link rel="stylesheet" crossorigin href="/assets/index-1.css"></head><body><div id="root"></div></body></html>`;
+const INDEX = `<!doctype html><html><head><meta charset="UTF-8" /><meta name="description" content="generic" /><title>mixcrate</title><script type="module" crossorigin src="/assets/index-1.js"></script><link rel="modulepreload" crossorigin href="/assets/react-1.js"><link rel="stylesheet" crossorigin href="/assets/index-1.css"></head><body><div id="root"></div></body></html>`;
 
 /** A Vite manifest: the entry (already in INDEX), the GraphQL layout with a shared chunk, the two shared screens. */
 const MANIFEST = {
@@ -119,17 +119,33 @@ describe('shared links unfurl', () => {
   });
 
   test('a shared page preloads its screen and what it imports, once each, beyond what the entry loads', async () => {
-    const { html } = await page(`/shared-mix/${mixId}`);
-    const preloaded = [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)" \/>/g)].map((match) => match[1]);
-    expect(preloaded.sort()).toEqual(['/assets/GraphQLBoundary-1.js', '/assets/SharedMixPage-1.js', '/assets/apollo-1.js']);
-    // A page the renderer does not render (profiles) is drawn by the browser: its styles are preloaded.
+    // A page the renderer does not render (profiles) is drawn by the browser: its scripts and styles are preloaded.
     const profile = (await page(`/shared-profile/${dj.userName}`)).html;
-    expect(profile).toContain('href="/assets/SharedProfilePage-1.js"');
-    expect(profile).not.toContain('SharedMixPage');
+    const preloaded = [...profile.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)" \/>/g)].map((match) => match[1]);
+    expect(preloaded.sort()).toEqual(['/assets/GraphQLBoundary-1.js', '/assets/SharedProfilePage-1.js', '/assets/apollo-1.js']);
     expect(profile).toContain('<link rel="preload" as="style" crossorigin href="/assets/GraphQLBoundary-1.css" />');
     expect(profile).toContain('<link rel="stylesheet" crossorigin href="/assets/index-1.css">');
+    expect(profile).toContain('<script type="module" crossorigin src="/assets/index-1.js"></script>');
     expect(profile).not.toContain('<style>');
     expect(profile).toContain('<div id="root"></div>');
+  });
+
+  test('a rendered page asks for the app once it has painted: the entry and every chunk of its screen, once each', async () => {
+    const { html } = await page(`/shared-mix/${mixId}`);
+    expect(html).not.toContain('<script type="module"');
+    expect(html).not.toContain('rel="modulepreload"');
+    const loader = /<script>(var held=.*?)<\/script>/.exec(html)?.[1] ?? '';
+    expect(loader).toContain("list.getEntriesByName('first-contentful-paint').length)start()");
+    expect(loader).toContain('setTimeout(start,1000)');
+    // Until the app answers, clicks on the page's buttons are held for it.
+    expect(loader).toContain("document.addEventListener('click',hold,true)");
+    expect(JSON.parse(/(\[[^\]]*\])\.forEach/.exec(loader)?.[1] ?? '[]')).toEqual([
+      '/assets/react-1.js',
+      '/assets/GraphQLBoundary-1.js',
+      '/assets/apollo-1.js',
+      '/assets/SharedMixPage-1.js',
+    ]);
+    expect(loader).toContain(`script.src="/assets/index-1.js"`);
   });
 
   test('a shared profile page describes the member', async () => {

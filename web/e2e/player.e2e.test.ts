@@ -181,9 +181,12 @@ describe('home, filter and the player', () => {
     member.on('request', (request) => {
       if (request.postData()?.includes('"operationName":"MixPage"')) memberQueries.push(request.url());
     });
+    const asked = member.waitForRequest((request) => request.postData()?.includes('"operationName":"MixPage"') ?? false);
     await member.goto(url);
+    await asked;
     await member.getByRole('heading', { name: 'Tracklist' }).waitFor();
-    await member.getByRole('button', { name: `Play ${house.title}` }).waitFor();
+    await member.getByRole('button', { name: `Play ${house.title}` }).click();
+    await waitForTimeAbove(member, 0.5);
     expect(memberQueries.length).toBe(1);
   });
 

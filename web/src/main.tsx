@@ -1,4 +1,4 @@
-import { StrictMode, startTransition } from 'react';
+import { type ReactNode, StrictMode, startTransition, useEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
@@ -21,6 +21,20 @@ async function loadMatchedScreens(routes: RouteObject[]): Promise<void> {
   );
 }
 
+/**
+ * Clicks on the server's markup that its page held until the app could answer them (api/src/http/share-meta.ts); the
+ * page stops holding clicks once they are taken.
+ */
+const takeHeldClicks = (): HTMLElement[] => (window as { mixcrateHeldClicks?: () => HTMLElement[] }).mixcrateHeldClicks?.() ?? [];
+
+/** Answers the held clicks once hydration has made the server's buttons the app's. */
+function AnswerHeldClicks({ children }: { children: ReactNode }) {
+  useEffect(() => {
+    for (const button of takeHeldClicks()) button.click();
+  }, []);
+  return children;
+}
+
 const routes = appRoutes();
 const app = () => (
   <StrictMode>
@@ -36,10 +50,12 @@ const app = () => (
 if (canHydrateServerRender()) {
   void loadMatchedScreens(routes).then(() =>
     startTransition(() => {
-      hydrateRoot(container, app());
+      hydrateRoot(container, <AnswerHeldClicks>{app()}</AnswerHeldClicks>);
     }),
   );
 } else {
+  // The server's markup is replaced by the app's own render: clicks held on it have nothing left to answer them.
+  takeHeldClicks();
   container.replaceChildren();
   startTransition(() => {
     createRoot(container).render(app());

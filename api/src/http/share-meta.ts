@@ -126,6 +126,24 @@ export function screenAssets(manifest: ViteManifest, screens: string[]): { scrip
 }
 
 const ENTRY_STYLESHEET = /<link rel="stylesheet" crossorigin href="\/(assets\/[^"]+\.css)">\s*/g;
+const ENTRY_SCRIPT = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>\s*/;
+const ENTRY_PRELOAD = /<link rel="modulepreload" crossorigin href="(\/assets\/[^"]+\.js)">\s*/g;
+
+/**
+ * For a page rendered by the server: the app's JavaScript is requested once the browser has painted the markup (its
+ * first contentful paint, or the next frame where paint timing is missing, or after a second, for a tab opened in the
+ * background). Requested at once, 180 KB of scripts would share a slow link
+ * with the cover image and hold back the paint that the server already made possible. Until the app has hydrated, a
+ * click on one of the page's buttons (Play, say) is held, and the app answers it once it can (web/src/main.tsx).
+ */
+function scriptsAfterFirstPaint(entry: string, preloads: string[]): string {
+  const hold =
+    "var held=[];function hold(event){var button=event.target instanceof Element&&event.target.closest('#root button');if(!button)return;event.preventDefault();event.stopImmediatePropagation();if(held.indexOf(button)<0)held.push(button)}document.addEventListener('click',hold,true);window.mixcrateHeldClicks=function(){document.removeEventListener('click',hold,true);return held};";
+  const start = `var started=false;function start(){if(started)return;started=true;${scriptJson(preloads)}.forEach(function(href){var link=document.createElement('link');link.rel='modulepreload';link.crossOrigin='';link.href=href;document.head.appendChild(link)});var script=document.createElement('script');script.type='module';script.crossOrigin='';script.src=${scriptJson(entry)};document.head.appendChild(script)}`;
+  const afterPaint =
+    "if(window.PerformanceObserver&&(PerformanceObserver.supportedEntryTypes||[]).indexOf('paint')>=0){new PerformanceObserver(function(list){if(list.getEntriesByName('first-contentful-paint').length)start()}).observe({type:'paint',buffered:true})}else{requestAnimationFrame(function(){setTimeout(start,0)})}setTimeout(start,1000)";
+  return `<script>${hold}${start}${afterPaint}</script>`;
+}
 
 /**
  * The web app's index.html, as it is or for a shared page: its tags in place of the generic title and description,
@@ -164,28 +182,36 @@ export function webPages(webRoot: string) {
       const { scripts, styles } = screenAssets(await viteManifest(), SHARED_SCREENS[card.kind]);
       const fresh = (file: string) => !html.includes(`/${file}"`);
       const link = (attributes: string) => (file: string) => `<link ${attributes} crossorigin href="/${escapeHtml(file)}" />`;
-      const tags = [shareTags(card, publicUrl), ...scripts.filter(fresh).map(link('rel="modulepreload"'))];
+      const screenScripts = scripts.filter(fresh);
+      const head = [shareTags(card, publicUrl)];
       let template = html;
+      let body = '';
       if (rendered) {
         const entryStyles = [...html.matchAll(ENTRY_STYLESHEET)].map((match) => match[1] as string);
         const css = await Promise.all([...entryStyles, ...styles].map(styleText));
-        template = html.replace(ENTRY_STYLESHEET, '');
-        tags.push(`<style>${css.join('\n').replaceAll('</style', '<\\/style')}</style>`);
+        head.push(`<style>${css.join('\n').replaceAll('</style', '<\\/style')}</style>`);
+        template = template.replace(ENTRY_STYLESHEET, '');
+        body = `<script type="application/json" id="mixcrate-state">${scriptJson(rendered.state)}</script>`;
+        const entry = ENTRY_SCRIPT.exec(html)?.[1];
+        if (entry) {
+          const preloads = [...html.matchAll(ENTRY_PRELOAD)].map((match) => match[1] as string);
+          body += `\n    ${scriptsAfterFirstPaint(entry, [...preloads, ...screenScripts.map((file) => `/${file}`)])}`;
+          template = template.replace(ENTRY_SCRIPT, '').replace(ENTRY_PRELOAD, '');
+        } else {
+          head.push(...screenScripts.map(link('rel="modulepreload"')));
+        }
       } else {
-        tags.push(...styles.filter(fresh).map(link('rel="preload" as="style"')));
+        head.push(...screenScripts.map(link('rel="modulepreload"')), ...styles.filter(fresh).map(link('rel="preload" as="style"')));
       }
       // Functions as replacements: a `$` in a title must stay a `$`.
       const page = template
         .replace(/<title>[^<]*<\/title>/, '')
         .replace(/<meta name="description"[^>]*>/, '')
-        .replace('</head>', () => `    ${tags.join('\n    ')}\n  </head>`);
+        .replace('</head>', () => `    ${head.join('\n    ')}\n  </head>`);
       if (!rendered) return page;
       return page
         .replace('<div id="root"></div>', () => `<div id="root">${rendered.html}</div>`)
-        .replace(
-          '</body>',
-          () => `  <script type="application/json" id="mixcrate-state">${scriptJson(rendered.state)}</script>\n  </body>`,
-        );
+        .replace('</body>', () => `  ${body}\n  </body>`);
     },
   };
 }
