@@ -1,3 +1,4 @@
+import { Suspense } from 'react';
 import { Link } from 'react-router';
 import buttons from '../../components/Button.module.css';
 import { MixCard } from '../../components/MixCard';
@@ -43,7 +44,11 @@ export function MixView({ mix, shared }: { mix: PageMix; shared: boolean }) {
         <h2 id="tracklist-title" className={styles.sectionTitle}>
           Tracklist
         </h2>
-        <Tracklist mixId={mix.id} tracks={mix.tracks} shared={shared} />
+        {/* A boundary: a server-rendered page hydrates the tracklist after the card, as a separate piece of work. The
+            card, with Play, is hydrated with the page, so a click held before hydration is answered with it. */}
+        <Suspense>
+          <Tracklist mixId={mix.id} tracks={mix.tracks} shared={shared} />
+        </Suspense>
       </section>
     </div>
   );
