@@ -1,3 +1,4 @@
+import { HELD_CLICKS_GLOBAL } from '@mixcrate/api/server-render';
 import { type ReactNode, StrictMode, startTransition, useEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
@@ -25,7 +26,8 @@ async function loadMatchedScreens(routes: RouteObject[]): Promise<void> {
  * Clicks on the server's markup that its page held until the app could answer them (api/src/http/share-meta.ts); the
  * page stops holding clicks once they are taken.
  */
-const takeHeldClicks = (): HTMLElement[] => (window as { mixcrateHeldClicks?: () => HTMLElement[] }).mixcrateHeldClicks?.() ?? [];
+const takeHeldClicks = (): HTMLElement[] =>
+  (window as unknown as Partial<Record<typeof HELD_CLICKS_GLOBAL, () => HTMLElement[]>>)[HELD_CLICKS_GLOBAL]?.() ?? [];
 
 /** Answers the held clicks once hydration has made the server's buttons the app's. */
 function AnswerHeldClicks({ children }: { children: ReactNode }) {

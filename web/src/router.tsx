@@ -6,6 +6,9 @@ import { RouteError } from './components/RouteError';
 // The landing page is the first screen most visitors see: part of the entry, so it paints without a second round trip.
 import { LandingPage } from './pages/landing/LandingPage';
 
+/** The id of the shared mix route, which the server renders (src/server/render.tsx). */
+export const SHARED_MIX_ROUTE = 'shared-mix';
+
 /** A route's screen, fetched as its own chunk on the first visit. */
 function lazyScreen<Module>(load: () => Promise<Module>, pick: (module: Module) => ComponentType): RouteObject['lazy'] {
   return async () => ({ Component: pick(await load()) });
@@ -55,11 +58,14 @@ export const appRoutes = (): RouteObject[] => [
             () => import('./pages/signup/SignUpPage'),
             (m) => m.SignUpPage,
           ),
-          screen(
-            'shared-mix/:id',
-            () => import('./pages/mix/SharedMixPage'),
-            (m) => m.SharedMixPage,
-          ),
+          {
+            ...screen(
+              'shared-mix/:id',
+              () => import('./pages/mix/SharedMixPage'),
+              (m) => m.SharedMixPage,
+            ),
+            id: SHARED_MIX_ROUTE,
+          },
           screen(
             'shared-profile/:userName',
             () => import('./pages/profile/SharedProfilePage'),

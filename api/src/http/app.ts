@@ -20,9 +20,10 @@ import { Topics } from '../graphql/topics.js';
 import { registerRestRoutes } from '../rest/index.js';
 import type { Services } from '../services.js';
 import { DomainError } from '../shared/errors.js';
+import type { ExecuteQuery } from '../shared/server-render.js';
 import { sendError } from './errors.js';
 import { mediaDeliveryRoutes } from './media-delivery.js';
-import { type ExecuteQuery, serverRenderer } from './server-render.js';
+import { serverRenderer } from './server-render.js';
 import { shareCardFor, webPages } from './share-meta.js';
 
 export interface AppOptions {
@@ -125,6 +126,15 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   }
   const pages = hasWeb && webRoot ? webPages(webRoot) : null;
   const renderPage = hasWeb && webRoot ? serverRenderer(webRoot, app.log) : null;
+  // What anybody may see of a shared page, rendered on the server from the same GraphQL schema the browser asks.
+  const renderShared = async (path: string, ip: string) => {
+    if (!renderPage) return null;
+    const execute: ExecuteQuery = async (query, variables) => {
+      const response = await apollo.executeOperation({ query, variables }, { contextValue: { viewer: null, ip, services } });
+      return response.body.kind === 'single' && !response.body.singleResult.errors ? (response.body.singleResult.data ?? null) : null;
+    };
+    return renderPage(path, execute);
+  };
   const notFound = { error: 'Not found', message: 'Not found', status: 404 };
   // Client routes (no file extension, outside the API's prefixes) get the web app; a missing asset (say a chunk from an
   // older build) is a 404, not index.html. A route, not the not-found handler, so the answer is compressed.
@@ -137,18 +147,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       if (!isClientRoute || !pages) return reply.status(404).send(notFound);
       // Shared mix and profile links unfurl in chat apps: their page carries OpenGraph and Twitter card tags.
       const card = await shareCardFor(services, path);
-      if (!card)
-        return reply
-          .type('text/html; charset=utf-8')
-          .header('cache-control', 'no-cache')
-          .send(await pages.index());
-      // What anybody may see of the page, rendered on the server from the same GraphQL schema the browser asks.
-      const execute: ExecuteQuery = async (query, variables) => {
-        const response = await apollo.executeOperation({ query, variables }, { contextValue: { viewer: null, ip: request.ip, services } });
-        return response.body.kind === 'single' && !response.body.singleResult.errors ? (response.body.singleResult.data ?? null) : null;
-      };
-      const rendered = renderPage ? await renderPage(path, execute) : null;
-      const html = await pages.shared(card, config.PUBLIC_URL, rendered);
+      const html = card ? await pages.shared(card, config.PUBLIC_URL, await renderShared(path, request.ip)) : await pages.index();
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
     },
   });

@@ -2,17 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
-
-/** Runs a GraphQL operation as an anonymous visitor; its `data`, or null when it answered errors. */
-export type ExecuteQuery = (query: string, variables: Record<string, unknown>) => Promise<Record<string, unknown> | null>;
-
-/** A page the web app's server renderer rendered: markup for #root and the Apollo cache it was rendered from. */
-export interface RenderedPage {
-  html: string;
-  state: unknown;
-}
-
-type RenderPage = (path: string, execute: ExecuteQuery) => Promise<RenderedPage | null>;
+import type { RenderPage } from '../shared/server-render.js';
 
 /**
  * The web app's server renderer (web/src/server/render.tsx), built by the web build into dist-server/ beside the app's

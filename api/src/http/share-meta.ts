@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { Services } from '../services.js';
 import { GENRES, type GenreCode, USER_TYPES, type UserTypeCode } from '../shared/domain.js';
 import { NotFoundError } from '../shared/errors.js';
-import { type RenderedPage, scriptJson } from './server-render.js';
+import { HELD_CLICKS_GLOBAL, type RenderedPage, SERVER_STATE_ID } from '../shared/server-render.js';
+import { scriptJson } from './server-render.js';
 
 /** What a shared page is about, as link previews (OpenGraph, Twitter cards, oEmbed) describe it. */
 export interface ShareCard {
@@ -111,7 +112,7 @@ export const SHARED_SCREENS: Record<ShareCard['kind'], string[]> = {
 type ViteManifest = Record<string, { file: string; css?: string[]; imports?: string[] }>;
 
 /** The chunks and styles of `screens` and of everything they import, from the build's Vite manifest. */
-export function screenAssets(manifest: ViteManifest, screens: string[]): { scripts: string[]; styles: string[] } {
+function screenAssets(manifest: ViteManifest, screens: string[]): { scripts: string[]; styles: string[] } {
   const scripts = new Set<string>();
   const styles = new Set<string>();
   const visit = (key: string) => {
@@ -132,17 +133,18 @@ const ENTRY_PRELOAD = /<link rel="modulepreload" crossorigin href="(\/assets\/[^
 /**
  * For a page rendered by the server: the app's JavaScript is requested once the browser has painted the markup (its
  * first contentful paint, or the next frame where paint timing is missing, or after a second, for a tab opened in the
- * background). Requested at once, 180 KB of scripts would share a slow link
- * with the cover image and hold back the paint that the server already made possible. Until the app has hydrated, a
- * click on one of the page's buttons (Play, say) is held, and the app answers it once it can (web/src/main.tsx).
+ * background). Requested at once, 180 KB of scripts would share a slow link with the cover image and hold back the
+ * paint that the server already made possible. Until the app has hydrated, a click on one of the page's buttons (Play,
+ * say) is held, and the app answers it once it can (web/src/main.tsx).
  */
 function scriptsAfterFirstPaint(entry: string, preloads: string[]): string {
   const hold =
-    "var held=[];function hold(event){var button=event.target instanceof Element&&event.target.closest('#root button');if(!button)return;event.preventDefault();event.stopImmediatePropagation();if(held.indexOf(button)<0)held.push(button)}document.addEventListener('click',hold,true);window.mixcrateHeldClicks=function(){document.removeEventListener('click',hold,true);return held};";
+    "var held=[];function hold(event){var button=event.target instanceof Element&&event.target.closest('#root button');if(!button)return;event.preventDefault();event.stopImmediatePropagation();if(held.indexOf(button)<0)held.push(button)}document.addEventListener('click',hold,true);";
+  const handOver = `window.${HELD_CLICKS_GLOBAL}=function(){document.removeEventListener('click',hold,true);return held};`;
   const start = `var started=false;function start(){if(started)return;started=true;${scriptJson(preloads)}.forEach(function(href){var link=document.createElement('link');link.rel='modulepreload';link.crossOrigin='';link.href=href;document.head.appendChild(link)});var script=document.createElement('script');script.type='module';script.crossOrigin='';script.src=${scriptJson(entry)};document.head.appendChild(script)}`;
   const afterPaint =
     "if(window.PerformanceObserver&&(PerformanceObserver.supportedEntryTypes||[]).indexOf('paint')>=0){new PerformanceObserver(function(list){if(list.getEntriesByName('first-contentful-paint').length)start()}).observe({type:'paint',buffered:true})}else{requestAnimationFrame(function(){setTimeout(start,0)})}setTimeout(start,1000)";
-  return `<script>${hold}${start}${afterPaint}</script>`;
+  return `<script>${hold}${handOver}${start}${afterPaint}</script>`;
 }
 
 /**
@@ -191,7 +193,7 @@ export function webPages(webRoot: string) {
         const css = await Promise.all([...entryStyles, ...styles].map(styleText));
         head.push(`<style>${css.join('\n').replaceAll('</style', '<\\/style')}</style>`);
         template = template.replace(ENTRY_STYLESHEET, '');
-        body = `<script type="application/json" id="mixcrate-state">${scriptJson(rendered.state)}</script>`;
+        body = `<script type="application/json" id="${SERVER_STATE_ID}">${scriptJson(rendered.state)}</script>`;
         const entry = ENTRY_SCRIPT.exec(html)?.[1];
         if (entry) {
           const preloads = [...html.matchAll(ENTRY_PRELOAD)].map((match) => match[1] as string);

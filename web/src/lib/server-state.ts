@@ -1,7 +1,5 @@
+import { SERVER_STATE_ID } from '@mixcrate/api/server-render';
 import { readToken } from './storage';
-
-/** The element the server puts a rendered page's data in (JSON), beside the rendered markup in #root. */
-export const SERVER_STATE_ID = 'mixcrate-state';
 
 const stateElement = () => (typeof document === 'undefined' ? null : document.getElementById(SERVER_STATE_ID));
 
@@ -15,10 +13,10 @@ export function canHydrateServerRender(): boolean {
 
 /** The data the server rendered with (Apollo's cache), once; null when there is none or it may not be used. */
 export function takeServerState(): unknown {
+  const usable = canHydrateServerRender();
   const element = stateElement();
-  if (!element) return null;
-  element.remove();
-  if (readToken() !== null) return null;
+  element?.remove();
+  if (!element || !usable) return null;
   try {
     return JSON.parse(element.textContent ?? 'null');
   } catch {

@@ -1,5 +1,5 @@
 import { useMutation } from '@apollo/client/react';
-import { print } from 'graphql';
+import { type DocumentNode, print } from 'graphql';
 import { useEffect, useRef } from 'react';
 import { useAuth } from '../auth/auth';
 import { EndListenDocument, PlayMixDocument, SaveCurrentMixDocument, StartListenDocument } from '../gql/graphql';
@@ -10,7 +10,7 @@ import { type PlayerEvent, usePlayer } from './PlayerProvider';
  * A tab being closed cannot wait for Apollo: a keepalive request outlives the page. The document is printed when it
  * is sent, not when this module loads: printing is work a page that never plays should not do while it starts.
  */
-function sendOnLeave(document: typeof EndListenDocument | typeof SaveCurrentMixDocument, variables: Record<string, unknown>): void {
+function sendOnLeave(document: DocumentNode, variables: Record<string, unknown>): void {
   const token = readToken();
   if (!token) return;
   void fetch('/graphql', {

@@ -5,27 +5,17 @@
  */
 import { ApolloClient, ApolloLink } from '@apollo/client';
 import { addTypenameToDocument } from '@apollo/client/utilities';
+import type { ExecuteQuery, RenderPage } from '@mixcrate/api/server-render';
 import { print } from 'graphql';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
-import { createMemoryRouter } from 'react-router';
+import { createMemoryRouter, matchRoutes } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { AuthProvider } from '../auth/auth';
 import { MixPageDocument, MixStatsDocument } from '../gql/graphql';
 import { createCache, ServerRenderClient } from '../lib/apollo';
-import { appRoutes } from '../router';
+import { appRoutes, SHARED_MIX_ROUTE } from '../router';
 
-/** Runs a GraphQL operation as an anonymous visitor and answers its `data` (null when there is nothing to show). */
-export type ExecuteQuery = (query: string, variables: Record<string, unknown>) => Promise<Record<string, unknown> | null>;
-
-export interface RenderedPage {
-  /** The markup for #root. */
-  html: string;
-  /** Apollo's cache as the render left it, for the client to start from (JSON-serialisable). */
-  state: unknown;
-}
-
-const SHARED_MIX = /^\/shared-mix\/([0-9a-f-]{36})\/?$/i;
 // With __typename on every object, as the browser's client asks: the cache needs it to read fragments back.
 const MIX_PAGE_QUERY = print(addTypenameToDocument(MixPageDocument));
 const MIX_STATS_QUERY = print(addTypenameToDocument(MixStatsDocument));
@@ -49,8 +39,8 @@ const screensLoaded = (async () => {
 })();
 
 /** The page at `path` rendered with its data, or null for paths this renders not (the client renders those). */
-export async function renderPage(path: string, execute: ExecuteQuery): Promise<RenderedPage | null> {
-  const mixId = SHARED_MIX.exec(path)?.[1];
+export const renderPage: RenderPage = async (path: string, execute: ExecuteQuery) => {
+  const mixId = matchRoutes(appRoutes(), path)?.find((match) => match.route.id === SHARED_MIX_ROUTE)?.params.id;
   if (!mixId) return null;
   await screensLoaded;
   const [data, stats] = await Promise.all([execute(MIX_PAGE_QUERY, { id: mixId }), execute(MIX_STATS_QUERY, { mixId })]);
@@ -76,4 +66,4 @@ export async function renderPage(path: string, execute: ExecuteQuery): Promise<R
   const state = client.extract();
   client.stop();
   return { html, state };
-}
+};
