@@ -7,6 +7,7 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -50,7 +51,32 @@ async function freePort(): Promise<number> {
 }
 
 /** nginx on a loopback port serving `${mediaRoot}` at /media/, configured the way one would for static audio. */
-async function startNginx(binary: string, mediaRoot: string, workers: 'auto' | number): Promise<{ base: string; stop(): Promise<void> }> {
+interface Server {
+  base: string;
+  /** Every process that serves requests (nginx's workers, the API's processes). */
+  pids(): number[];
+  stop(): Promise<void>;
+}
+
+/** CPU time (user + system) the processes have used so far, in microseconds. */
+function cpuMicros(pids: number[]): number {
+  const ticksPerSecond = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+  let ticks = 0;
+  for (const pid of pids) {
+    // The fields after the command name (which may hold spaces, so split after its closing parenthesis).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return (ticks / ticksPerSecond) * 1e6;
+}
+
+const childrenOf = (pid: number): number[] =>
+  spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter(Boolean)
+    .map(Number);
+
+async function startNginx(binary: string, mediaRoot: string, workers: 'auto' | number): Promise<Server> {
   const dir = await mkdtemp(join(tmpdir(), 'mixcrate-bench-nginx-'));
   const port = await freePort();
   await writeFile(
@@ -93,6 +119,7 @@ http {
   }
   return {
     base,
+    pids: () => childrenOf(child.pid ?? 0),
     async stop() {
       child.kill('SIGQUIT');
       await once(child, 'exit');
@@ -107,6 +134,8 @@ interface LoadResult {
   p50: number;
   p99: number;
   wrongStatus: number;
+  /** The server's CPU time per request (all its processes, user and system): steadier than requests/s on a shared machine. */
+  cpuMicrosPerRequest: number;
 }
 
 /** The wrk script: every request asks for a fresh random 256 KB range of the file. */
@@ -124,16 +153,19 @@ const wrkNumber = (text: string, pattern: RegExp): number => {
   return match ? Number(match[1]) * (WRK_UNITS[match[2] ?? ''] ?? 1) : Number.NaN;
 };
 
-async function load(wrk: string, scriptPath: string, url: string, seconds: number): Promise<LoadResult> {
+async function load(wrk: string, scriptPath: string, url: string, seconds: number, serverPids: number[]): Promise<LoadResult> {
+  const cpuBefore = cpuMicros(serverPids);
   const run = spawnSync(wrk, ['-t2', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-s', scriptPath, url], { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`wrk failed: ${run.stderr}`);
   const text = run.stdout;
+  const cpuUsed = cpuMicros(serverPids) - cpuBefore;
   return {
     requestsPerSecond: wrkNumber(text, /Requests\/sec:\s+([\d.]+)/),
     megabytesPerSecond: wrkNumber(text, /Transfer\/sec:\s+([\d.]+)(B|KB|MB|GB)/),
     p50: wrkNumber(text, /50%\s+([\d.]+)(us|ms|s)/),
     p99: wrkNumber(text, /99%\s+([\d.]+)(us|ms|s)/),
     wrongStatus: wrkNumber(text, /Non-2xx or 3xx responses:\s+(\d+)/) || 0,
+    cpuMicrosPerRequest: cpuUsed / wrkNumber(text, /(\d+) requests in/),
   };
 }
 
@@ -201,35 +233,42 @@ async function main(): Promise<void> {
     );
     const scriptPath = join(api.dataDir, 'ranges.lua');
     await writeFile(scriptPath, wrkScript(size));
-    for (const url of [ours, theirs, theirsOne]) await load(wrk, scriptPath, url, 2);
-    const results: { ours: LoadResult[]; nginx: LoadResult[]; nginxOne: LoadResult[] } = { ours: [], nginx: [], nginxOne: [] };
+    const apiPids = () => [api.pid, ...childrenOf(api.pid)];
+    const targets = [
+      {
+        name: `mixcrate /media (${processes} Node process${processes > 1 ? 'es' : ''}: media path before Fastify, storage driver, visibility check)`,
+        url: ours,
+        pids: apiPids,
+        results: [] as LoadResult[],
+      },
+      { name: 'nginx 1.22 static, sendfile, worker_processes auto (2)', url: theirs, pids: nginx.pids, results: [] as LoadResult[] },
+      { name: 'nginx 1.22 static, sendfile, worker_processes 1', url: theirsOne, pids: nginxOne.pids, results: [] as LoadResult[] },
+    ];
+    for (const target of targets) await load(wrk, scriptPath, target.url, 2, target.pids());
     // Interleaved rounds, so a noisy neighbour on the machine hurts all three alike.
     for (let round = 0; round < ROUNDS; round += 1) {
-      results.ours.push(await load(wrk, scriptPath, ours, SECONDS));
-      results.nginx.push(await load(wrk, scriptPath, theirs, SECONDS));
-      results.nginxOne.push(await load(wrk, scriptPath, theirsOne, SECONDS));
+      for (const target of targets) target.results.push(await load(wrk, scriptPath, target.url, SECONDS, target.pids()));
     }
     const mean = (list: LoadResult[], pick: (result: LoadResult) => number) =>
       list.reduce((sum, result) => sum + pick(result), 0) / list.length;
     out();
-    out('| server | requests/s | MB/s | p50 ms | p99 ms | non-206 |');
-    out('|---|---|---|---|---|---|');
-    for (const [name, list] of [
-      [`mixcrate /media (${processes} Node process${processes > 1 ? 'es' : ''}: Fastify, storage driver, visibility check)`, results.ours],
-      ['nginx 1.22 static, sendfile, worker_processes auto (2)', results.nginx],
-      ['nginx 1.22 static, sendfile, worker_processes 1', results.nginxOne],
-    ] as const) {
+    out('| server | requests/s | MB/s | p50 ms | p99 ms | server CPU µs/request | non-206 |');
+    out('|---|---|---|---|---|---|---|');
+    for (const { name, results } of targets) {
       out(
-        `| ${name} | ${mean(list, (r) => r.requestsPerSecond).toFixed(0)} | ${mean(list, (r) => r.megabytesPerSecond).toFixed(0)} | ${mean(list, (r) => r.p50).toFixed(1)} | ${mean(list, (r) => r.p99).toFixed(1)} | ${list.reduce((sum, r) => sum + r.wrongStatus, 0)} |`,
+        `| ${name} | ${mean(results, (r) => r.requestsPerSecond).toFixed(0)} | ${mean(results, (r) => r.megabytesPerSecond).toFixed(0)} | ${mean(results, (r) => r.p50).toFixed(1)} | ${mean(results, (r) => r.p99).toFixed(1)} | ${mean(results, (r) => r.cpuMicrosPerRequest).toFixed(0)} | ${results.reduce((sum, r) => sum + r.wrongStatus, 0)} |`,
       );
     }
-    const oursRate = mean(results.ours, (r) => r.requestsPerSecond);
-    const ratio = oursRate / mean(results.nginx, (r) => r.requestsPerSecond);
+    const [oursTarget, nginxTarget] = targets;
+    const results = { ours: oursTarget.results, nginx: nginxTarget.results };
+    const ratio = mean(results.ours, (r) => r.requestsPerSecond) / mean(results.nginx, (r) => r.requestsPerSecond);
+    const cpuRatio = mean(results.nginx, (r) => r.cpuMicrosPerRequest) / mean(results.ours, (r) => r.cpuMicrosPerRequest);
     failed = ratio < TARGET_RATIO || results.ours.some((r) => r.wrongStatus > 0);
     out();
     out(
       `requests/s ratio ours/nginx (Debian default): ${ratio.toFixed(2)} (target >= ${TARGET_RATIO}): ${ratio >= TARGET_RATIO ? 'met' : 'MISSED'}`,
     );
+    out(`CPU per request ratio nginx/ours (1 = as cheap as nginx): ${cpuRatio.toFixed(2)}`);
   } finally {
     for (const server of nginxes) await server.stop();
     await api.stop();

@@ -135,6 +135,34 @@ describe('audio delivery with HTTP ranges and validators', () => {
     expect((await get(mix.mp3, { 'if-match': String((await get(mix.mp3)).headers.etag) })).statusCode).toBe(200);
   });
 
+  test('over real connections, concurrent ranges each get exactly their bytes (reused read buffers never mix them up)', async () => {
+    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const ranges = Array.from({ length: 48 }, (_, index) => {
+        const start = (index * 9_973) % (mp3.length - 300_000);
+        return { start, end: start + 1_000 + ((index * 7_919) % 280_000) };
+      });
+      const answers = await Promise.all(
+        ranges.map(async ({ start, end }) => {
+          const response = await fetch(`${base}${mix.mp3}`, { headers: { range: `bytes=${start}-${end}` } });
+          return { status: response.status, body: Buffer.from(await response.arrayBuffer()) };
+        }),
+      );
+      answers.forEach(({ status, body }, index) => {
+        const { start, end } = ranges[index];
+        expect(status).toBe(206);
+        expect(body.equals(mp3.subarray(start, end + 1))).toBe(true);
+      });
+      const missing = await fetch(`${base}/media/mix/mix-audio/no-such-file.mp3`);
+      expect([missing.status, await missing.json()]).toEqual([404, { error: 'Not found', message: 'Not found', status: 404 }]);
+      const garbled = await fetch(`${base}/media/mix/mix-audio/%E0%A4%A.mp3`);
+      expect(garbled.status).toBe(404);
+      const head = await fetch(`${base}${mix.mp3}`, { method: 'HEAD', headers: { range: 'bytes=0-9' } });
+      expect([head.status, head.headers.get('content-length'), (await head.arrayBuffer()).byteLength]).toEqual([206, '10', 0]);
+    } finally {
+      await t.app.server.close();
+    }
+  });
   test('the cover is served as a cacheable JPEG', async () => {
     const response = await get(mix.cover);
     expect(response.statusCode).toBe(200);

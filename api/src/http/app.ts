@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { constants as zlib } from 'node:zlib';
 import { ApolloServer } from '@apollo/server';
@@ -10,6 +11,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { GraphQLError, parse, specifiedRules, validate } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
+import pino from 'pino';
 import { WebSocketServer } from 'ws';
 import { bearerToken, type GraphQLContext, viewerFromToken } from '../graphql/context.js';
 import { formatGraphQLError } from '../graphql/errors.js';
@@ -22,7 +24,7 @@ import type { Services } from '../services.js';
 import { DomainError } from '../shared/errors.js';
 import type { ExecuteQuery } from '../shared/server-render.js';
 import { sendError } from './errors.js';
-import { mediaDeliveryRoutes } from './media-delivery.js';
+import { isMediaRequest, mediaDelivery, mediaDeliveryRoutes } from './media-delivery.js';
 import { serverRenderer } from './server-render.js';
 import { shareCardFor, webPages } from './share-meta.js';
 
@@ -45,10 +47,23 @@ async function graphqlViewer(services: Services, token: string | null) {
 /** The one HTTP server: GraphQL (HTTP and graphql-ws) at /graphql, REST at /api, media at /media, the web app at /. */
 export async function buildApp(services: Services, options: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = services;
+  const deliverMedia = mediaDelivery(services, options.logger ?? pino({ enabled: false }));
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1_048_576,
+    // Media requests go straight to their handler; everything else through Fastify (with the timeouts it would set).
+    serverFactory: (fastifyHandler, settings) => {
+      const server = createServer((request, response) =>
+        isMediaRequest(request) ? void deliverMedia(request, response) : fastifyHandler(request, response),
+      );
+      // Fastify hands over its resolved options, defaults included.
+      const timeouts = settings as { keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number };
+      server.keepAliveTimeout = timeouts.keepAliveTimeout;
+      server.requestTimeout = timeouts.requestTimeout;
+      server.setTimeout(timeouts.connectionTimeout);
+      return server;
+    },
   });
   app.setErrorHandler((error, request, reply) => sendError(error as Error, request, reply));
 
@@ -117,7 +132,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
 
   await app.register(registerRestRoutes(services), { prefix: '/api' });
 
-  await app.register(mediaDeliveryRoutes(services));
+  await app.register(mediaDeliveryRoutes(deliverMedia));
 
   const webRoot = options.webRoot;
   const hasWeb = webRoot !== undefined && existsSync(join(webRoot, 'index.html'));

@@ -1,11 +1,13 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fresh from 'fresh';
 import rangeParser from 'range-parser';
 import { bearerToken } from '../graphql/context.js';
 import type { FileAccess } from '../modules/media/media.service.js';
 import { type ByteRange, contentTypeOf, parseObjectKey, type StoredObject } from '../modules/media/storage.js';
 import type { Services } from '../services.js';
-import { NotFoundError } from '../shared/errors.js';
+import type { ErrorBody } from './errors.js';
 
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
 const PUBLIC_CACHE = `public, max-age=${YEAR_SECONDS}, immutable`;
@@ -15,7 +17,26 @@ const PRIVATE_CACHE = `private, max-age=${YEAR_SECONDS}, immutable`;
  * seeking listener's requests (a player asks for a few hundred KB at a time) skip the stream machinery. Memory stays
  * bounded by this times the requests in flight; larger ranges and whole files stream.
  */
-export const BUFFERED_RANGE_BYTES = 1024 * 1024;
+export const BUFFERED_RANGE_BYTES = 512 * 1024;
+/** Buffers kept for reuse between range requests (at most 8 MiB). */
+const SPARE_RANGE_BUFFERS = 16;
+
+/**
+ * Buffers for buffered ranges, handed back once the response has written them: a fresh 512 KiB buffer per request
+ * cost more CPU in allocation, page faults and garbage collection than the rest of our work on it (measured: 212-274
+ * µs of server CPU per 256 KiB range with fresh buffers, 177-183 µs reusing them).
+ */
+class RangeBuffers {
+  private readonly spare: Buffer[] = [];
+
+  take(): Buffer {
+    return this.spare.pop() ?? Buffer.allocUnsafe(BUFFERED_RANGE_BYTES);
+  }
+
+  give(buffer: Buffer): void {
+    if (this.spare.length < SPARE_RANGE_BUFFERS) this.spare.push(buffer);
+  }
+}
 
 export interface DeliveryPlan {
   status: 200 | 206 | 304 | 412 | 416;
@@ -47,7 +68,7 @@ const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 const etagList = (header: string) => header.split(',').map((tag) => tag.trim());
 
 /** RFC 9110 If-Match / If-Unmodified-Since: the client's copy must still be current, else 412. */
-function preconditionFails(headers: FastifyRequest['headers'], etag: string, info: StoredObject): boolean {
+function preconditionFails(headers: IncomingHttpHeaders, etag: string, info: StoredObject): boolean {
   const ifMatch = headers['if-match'];
   if (ifMatch) return ifMatch.trim() !== '*' && !etagList(ifMatch).includes(etag);
   const unmodifiedSince = httpDate(headers['if-unmodified-since']);
@@ -68,7 +89,7 @@ function rangeStillValid(ifRange: string | undefined, etag: string, info: Stored
  * an unsatisfiable range (416), or the whole object. Several ranges get the whole object, as RFC 9110 allows.
  */
 export function planDelivery(
-  headers: FastifyRequest['headers'],
+  headers: IncomingHttpHeaders,
   info: StoredObject,
   contentType: string,
   cacheScope: 'public' | 'private',
@@ -109,41 +130,92 @@ export function planDelivery(
   };
 }
 
+const MEDIA_PREFIX = '/media/';
+
+/** A request the media path answers on its own (see buildApp's server): GET or HEAD under /media/. */
+export const isMediaRequest = (request: IncomingMessage) =>
+  (request.method === 'GET' || request.method === 'HEAD') && request.url?.startsWith(MEDIA_PREFIX) === true;
+
+/** The object key a /media URL names (its query ignored), or null when it cannot be one. */
+function objectKeyOf(url: string): string | null {
+  const query = url.indexOf('?');
+  const path = url.slice(MEDIA_PREFIX.length, query === -1 ? undefined : query);
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return null;
+  }
+}
+
+export type MediaHandler = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
+
+function answerError(response: ServerResponse, status: number, message: string): void {
+  const body: ErrorBody = { error: message, message, status };
+  const json = JSON.stringify(body);
+  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json) }).end(json);
+}
+
 /**
  * GET and HEAD /media/{SPEC path}: stored files streamed from whichever storage driver is configured, with HTTP
  * ranges and validators so a listener can seek anywhere in a two-hour mix at once, in constant memory. Access
  * follows the file's owner: a deactivated mix's files are gone at once.
+ *
+ * Written against Node's own request and response, which the server hands over before Fastify sees them: a seeking
+ * listener sends dozens of range requests, and Fastify's per-request work (request and reply objects, hooks, routing,
+ * two log lines) was 8 % of the main thread's time per range (137 -> 126 µs).
  */
-export function mediaDeliveryRoutes(services: Services) {
+export function mediaDelivery(services: Services, log: FastifyBaseLogger): MediaHandler {
   const { media, storage, auth } = services;
-  const viewerOf = (request: FastifyRequest) => async (): Promise<string | null> => {
-    const header = request.headers['x-auth-token'];
-    const token = (typeof header === 'string' && header) || bearerToken(request.headers.authorization);
+  const rangeBuffers = new RangeBuffers();
+  const viewerOf = (headers: IncomingHttpHeaders) => async (): Promise<string | null> => {
+    const header = headers['x-auth-token'];
+    const token = (typeof header === 'string' && header) || bearerToken(headers.authorization);
     if (!token) return null;
     return (await auth.authenticate(token).catch(() => null))?.id ?? null;
   };
 
+  return async (request, response) => {
+    try {
+      const key = objectKeyOf(request.url ?? '');
+      const parsed = key === null ? null : parseObjectKey(key);
+      const access: FileAccess = parsed ? await media.fileAccess(parsed.folder, parsed.fileName, viewerOf(request.headers)) : null;
+      const info = key !== null && access ? await storage.stat(key) : null;
+      if (key === null || !access || !info) return answerError(response, 404, 'Not found');
+      const plan = planDelivery(request.headers, info, contentTypeOf(key), access);
+      if (request.method === 'HEAD' || !plan.range || plan.status >= 300) {
+        response.writeHead(plan.status, plan.headers).end();
+        return;
+      }
+      if (storage.readSmallRange && plan.range.end - plan.range.start < BUFFERED_RANGE_BYTES) {
+        const buffer = rangeBuffers.take();
+        const bytes = await storage.readSmallRange(key, plan.range, buffer);
+        if (!bytes) return answerError(response, 404, 'Not found');
+        // Only once written ('finish'): a response cut off midway may still have the bytes queued, so its buffer is left to the GC.
+        response.writeHead(plan.status, plan.headers).end(bytes, () => rangeBuffers.give(buffer));
+        return;
+      }
+      response.writeHead(plan.status, plan.headers);
+      // A listener who seeks away closes the connection mid-file: that ends the pipeline, and is no failure.
+      await pipeline(storage.get(key, plan.range), response).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE') log.warn({ err: error, key }, 'media stream failed');
+      });
+    } catch (error) {
+      log.error({ err: error, url: request.url }, 'media request failed');
+      if (response.headersSent) response.destroy();
+      else answerError(response, 500, 'Internal server error');
+    }
+  };
+}
+
+/** The same delivery as a Fastify route, for requests that reach the app without its server (app.inject). */
+export function mediaDeliveryRoutes(deliver: MediaHandler) {
   return async (app: FastifyInstance) => {
-    app.route<{ Params: { '*': string } }>({
+    app.route({
       method: ['GET', 'HEAD'],
-      url: '/media/*',
-      // Audio and images are compressed formats already.
-      compress: false,
-      handler: async (request, reply: FastifyReply) => {
-        const key = request.params['*'];
-        const parsed = parseObjectKey(key);
-        const access: FileAccess = parsed ? await media.fileAccess(parsed.folder, parsed.fileName, viewerOf(request)) : null;
-        const info = access ? await storage.stat(key) : null;
-        if (!access || !info) throw new NotFoundError('Not found');
-        const plan = planDelivery(request.headers, info, contentTypeOf(key), access);
-        reply.status(plan.status).headers(plan.headers);
-        if (request.method === 'HEAD' || !plan.range || plan.status >= 300) return reply.send();
-        if (storage.readSmallRange && plan.range.end - plan.range.start < BUFFERED_RANGE_BYTES) {
-          const bytes = await storage.readSmallRange(key, plan.range);
-          if (!bytes) throw new NotFoundError('Not found');
-          return reply.send(bytes);
-        }
-        return reply.send(storage.get(key, plan.range));
+      url: `${MEDIA_PREFIX}*`,
+      handler: (request, reply) => {
+        reply.hijack();
+        return deliver(request.raw, reply.raw);
       },
     });
   };

@@ -69,10 +69,10 @@ export interface StorageDriver {
   put(key: string, body: Readable | Buffer): Promise<void>;
   get(key: string, range?: ByteRange): Readable;
   /**
-   * A small range's bytes in one buffer, where the driver can read them at memory speed (local disk); absent
-   * otherwise. Null when there is no such object.
+   * A small range's bytes read into `into` (the part of it they fill is returned), where the driver can read them at
+   * memory speed (local disk); absent otherwise. Null when there is no such object.
    */
-  readSmallRange?(key: string, range: ByteRange): Promise<Buffer | null>;
+  readSmallRange?(key: string, range: ByteRange, into: Buffer): Promise<Buffer | null>;
   stat(key: string): Promise<StoredObject | null>;
   delete(key: string): Promise<void>;
   publicUrl(key: string): string;
@@ -111,12 +111,12 @@ export class LocalStorage implements StorageDriver {
     return new LeasedRangeStream(this.files, this.path(key), range);
   }
 
-  async readSmallRange(key: string, { start, end }: ByteRange): Promise<Buffer | null> {
+  async readSmallRange(key: string, { start, end }: ByteRange, into: Buffer): Promise<Buffer | null> {
     const lease = await this.files.lease(this.path(key));
     if (!lease) return null;
     try {
       const length = Math.max(0, Math.min(end, lease.info.size - 1) - start + 1);
-      const buffer = Buffer.allocUnsafe(length);
+      const buffer = into.length >= length ? into.subarray(0, length) : Buffer.allocUnsafe(length);
       let filled = 0;
       while (filled < length) {
         const { bytesRead } = await lease.handle.read(buffer, filled, length - filled, start + filled);
