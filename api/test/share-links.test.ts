@@ -105,8 +105,10 @@ describe('shared links unfurl', () => {
     expect(JSON.parse(state)).toEqual({ mix: { id: mixId, title: 'Sunrise <b>Set</b> & "friends"', isOwner: false } });
     // The styles its markup needs come inline, the entry's and the screen's: no request stands before the first paint.
     expect(html).toContain('<style>body{margin:0}\n._player_1{position:fixed}</style>');
-    expect(html).not.toContain('rel="stylesheet"');
     expect(html).not.toContain('as="style"');
+    // Each inlined stylesheet is named by a disabled link (never fetched), so the app's chunk loader asks for none again.
+    const links = [...html.matchAll(/<link rel="stylesheet"[^>]*>/g)].map(([tag]) => tag);
+    expect(links).toEqual(['<link rel="stylesheet" disabled crossorigin href="/assets/GraphQLBoundary-1.css" />']);
   });
 
   test('a renderer failure leaves the page to the browser, never a 500', async () => {

@@ -151,8 +151,10 @@ describe('home, filter and the player', () => {
     const timezoneId = new Date().getUTCHours() < 12 ? 'Etc/GMT+12' : 'Etc/GMT-14';
     const page = await openPage(undefined, 390, timezoneId);
     const mixQueries: string[] = [];
+    const stylesheets: string[] = [];
     page.on('request', (request) => {
       if (request.url().endsWith('/graphql') && request.postData()?.includes('"operationName":"MixPage"')) mixQueries.push(request.url());
+      if (request.resourceType() === 'stylesheet') stylesheets.push(request.url());
     });
     // Hydration that gave up (markup unlike the client's) would replace the server's card with a new one.
     await page.addInitScript(() => {
@@ -169,6 +171,8 @@ describe('home, filter and the player', () => {
     await waitForTimeAbove(page, 0.5);
     expect(await page.evaluate(() => (window as unknown as { removedCards: string[] }).removedCards)).toEqual([]);
     expect(mixQueries).toEqual([]);
+    // Its styles came inline: hydrating its screen fetches none of them again.
+    expect(stylesheets).toEqual([]);
     const localDate = await page.evaluate(() => {
       const today = new Date();
       return [today.toLocaleString('en', { month: 'short' }), today.getDate()];

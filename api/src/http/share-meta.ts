@@ -195,6 +195,9 @@ export function webPages(webRoot: string) {
         const entryStyles = [...html.matchAll(ENTRY_STYLESHEET)].map((match) => match[1] as string);
         const css = await Promise.all([...entryStyles, ...styles].map(styleText));
         head.push(`<style>${css.join('\n').replaceAll('</style', '<\\/style')}</style>`);
+        // The app's loader for a screen's chunks (Vite's) fetches and applies every stylesheet it finds no link for, and
+        // waits for them before the screen can hydrate: disabled links (never fetched) tell it these are here already.
+        head.push(...styles.map(link('rel="stylesheet" disabled')));
         template = template.replace(ENTRY_STYLESHEET, '');
         body = `<script type="application/json" id="${SERVER_STATE_ID}">${scriptJson(rendered.state)}</script>`;
         const entry = ENTRY_SCRIPT.exec(html)?.[1];
