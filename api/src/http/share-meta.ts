@@ -134,17 +134,18 @@ const ENTRY_PRELOAD = /<link rel="modulepreload" crossorigin href="(\/assets\/[^
  * For a page rendered by the server: the app's JavaScript is requested once the browser has painted the markup (its
  * first contentful paint, or the next frame where paint timing is missing, or after a second, for a tab opened in the
  * background). Requested at once, 180 KB of scripts would share a slow link with the cover image and hold back the
- * paint that the server already made possible. Every chunk goes in as a module script of its own, not as a
- * modulepreload of the entry's: the browser then runs each chunk's code in a task of its own as it arrives, where the
- * entry's module graph would run in one long task after the first paint (Lighthouse's phone at 8x CPU slowdown:
- * total blocking time 330-460 ms, mean 395, over 5 runs -> 120-450 ms, mean 275, over 8). Until the app has hydrated, a click on one of the page's buttons
+ * paint that the server already made possible. Every chunk goes in as a module script of its own, each added in a task
+ * of its own (adding sixteen at once was one long task on a slow phone), not as a modulepreload of the entry's: the
+ * browser then runs each chunk's code in a task of its own as it arrives, where the entry's module graph would run in
+ * one long task after the first paint (Lighthouse's phone at 8x CPU slowdown: total blocking time 330-460 ms, mean
+ * 395, over 5 runs -> 120-450 ms, mean 275, over 8). Until the app has hydrated, a click on one of the page's buttons
  * (Play, say) is held, and the app answers it once it can (web/src/main.tsx).
  */
 function scriptsAfterFirstPaint(scripts: string[]): string {
   const hold =
     "var held=[];function hold(event){var button=event.target instanceof Element&&event.target.closest('#root button');if(!button)return;event.preventDefault();event.stopImmediatePropagation();if(held.indexOf(button)<0)held.push(button)}document.addEventListener('click',hold,true);";
   const handOver = `window.${HELD_CLICKS_GLOBAL}=function(){document.removeEventListener('click',hold,true);return held};`;
-  const start = `var started=false;function start(){if(started)return;started=true;${scriptJson(scripts)}.forEach(function(src){var script=document.createElement('script');script.type='module';script.crossOrigin='';script.src=src;document.head.appendChild(script)})}`;
+  const start = `var started=false;function start(){if(started)return;started=true;${scriptJson(scripts)}.forEach(function(src){setTimeout(function(){var script=document.createElement('script');script.type='module';script.crossOrigin='';script.src=src;document.head.appendChild(script)},0)})}`;
   const afterPaint =
     "if(window.PerformanceObserver&&(PerformanceObserver.supportedEntryTypes||[]).indexOf('paint')>=0){new PerformanceObserver(function(list){if(list.getEntriesByName('first-contentful-paint').length)start()}).observe({type:'paint',buffered:true})}else{requestAnimationFrame(function(){setTimeout(start,0)})}setTimeout(start,1000)";
   return `<script>${hold}${handOver}${start}${afterPaint}</script>`;
