@@ -24,8 +24,8 @@ const LANDING_JS_TARGET_KB = 150;
 const REPORTS_DIR = process.env.BENCH_LIGHTHOUSE_REPORTS;
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 /**
- * The mobile runs' CPU slowdown (Lighthouse's default is 4, calibrated for a host scoring about 1,000-1,500 on its CPU
- * index): on a faster host, a larger one shows what a slower phone would see.
+ * The mobile runs' CPU slowdown (Lighthouse's default is 4). It multiplies the host's own speed, which each run prints
+ * as Lighthouse's CPU index: a larger slowdown shows what a slower host or phone would see.
  */
 const MOBILE_CPU_SLOWDOWN = Number(process.env.BENCH_LIGHTHOUSE_CPU_SLOWDOWN ?? 4);
 

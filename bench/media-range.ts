@@ -59,15 +59,15 @@ interface Server {
 }
 
 /** CPU time (user + system) the processes have used so far, in microseconds. */
+const TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 function cpuMicros(pids: number[]): number {
-  const ticksPerSecond = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
   let ticks = 0;
   for (const pid of pids) {
     // The fields after the command name (which may hold spaces, so split after its closing parenthesis).
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
     ticks += Number(fields[11]) + Number(fields[12]);
   }
-  return (ticks / ticksPerSecond) * 1e6;
+  return (ticks / TICKS_PER_SECOND) * 1e6;
 }
 
 const childrenOf = (pid: number): number[] =>
@@ -259,11 +259,10 @@ async function main(): Promise<void> {
         `| ${name} | ${mean(results, (r) => r.requestsPerSecond).toFixed(0)} | ${mean(results, (r) => r.megabytesPerSecond).toFixed(0)} | ${mean(results, (r) => r.p50).toFixed(1)} | ${mean(results, (r) => r.p99).toFixed(1)} | ${mean(results, (r) => r.cpuMicrosPerRequest).toFixed(0)} | ${results.reduce((sum, r) => sum + r.wrongStatus, 0)} |`,
       );
     }
-    const [oursTarget, nginxTarget] = targets;
-    const results = { ours: oursTarget.results, nginx: nginxTarget.results };
-    const ratio = mean(results.ours, (r) => r.requestsPerSecond) / mean(results.nginx, (r) => r.requestsPerSecond);
-    const cpuRatio = mean(results.nginx, (r) => r.cpuMicrosPerRequest) / mean(results.ours, (r) => r.cpuMicrosPerRequest);
-    failed = ratio < TARGET_RATIO || results.ours.some((r) => r.wrongStatus > 0);
+    const [{ results: oursResults }, { results: nginxResults }] = targets;
+    const ratio = mean(oursResults, (r) => r.requestsPerSecond) / mean(nginxResults, (r) => r.requestsPerSecond);
+    const cpuRatio = mean(nginxResults, (r) => r.cpuMicrosPerRequest) / mean(oursResults, (r) => r.cpuMicrosPerRequest);
+    failed = ratio < TARGET_RATIO || oursResults.some((r) => r.wrongStatus > 0);
     out();
     out(
       `requests/s ratio ours/nginx (Debian default): ${ratio.toFixed(2)} (target >= ${TARGET_RATIO}): ${ratio >= TARGET_RATIO ? 'met' : 'MISSED'}`,

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { buildApp } from '../src/http/app.js';
 import { createTestApp, type Member, signUpMember, type TestApp } from './support/app.js';
 import { sineMp3 } from './support/audio.js';
 import { multipart, solidImage } from './support/images.js';
@@ -135,8 +136,14 @@ describe('audio delivery with HTTP ranges and validators', () => {
     expect((await get(mix.mp3, { 'if-match': String((await get(mix.mp3)).headers.etag) })).statusCode).toBe(200);
   });
 
-  test('over real connections, concurrent ranges each get exactly their bytes (reused read buffers never mix them up)', async () => {
-    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  test('over real connections, media is answered before Fastify, and concurrent ranges each get exactly their bytes', async () => {
+    // The app as it serves the network, with a Fastify hook that sees every request Fastify handles.
+    const served = await buildApp(t.services);
+    const seenByFastify: string[] = [];
+    served.addHook('onRequest', async (request) => {
+      seenByFastify.push(request.url);
+    });
+    const base = await served.listen({ port: 0, host: '127.0.0.1' });
     try {
       const ranges = Array.from({ length: 48 }, (_, index) => {
         const start = (index * 9_973) % (mp3.length - 300_000);
@@ -159,8 +166,12 @@ describe('audio delivery with HTTP ranges and validators', () => {
       expect(garbled.status).toBe(404);
       const head = await fetch(`${base}${mix.mp3}`, { method: 'HEAD', headers: { range: 'bytes=0-9' } });
       expect([head.status, head.headers.get('content-length'), (await head.arrayBuffer()).byteLength]).toEqual([206, '10', 0]);
+      expect(seenByFastify).toEqual([]);
+      // Everything else still goes through Fastify.
+      expect((await fetch(`${base}/api/no-such-route`)).status).toBe(404);
+      expect(seenByFastify).toEqual(['/api/no-such-route']);
     } finally {
-      await t.app.server.close();
+      await served.close();
     }
   });
   test('the cover is served as a cacheable JPEG', async () => {
