@@ -1,4 +1,6 @@
-# Production image: the API serving the built web app. Node 22 LTS (MikroORM 7 declares Node >= 22.17).
+# Production image: the API serving the built web app.
+# Node 22 LTS, which every dependency supports: MikroORM 7 and a few others declare Node >= 22.17, and the node:22 tag
+# has been past 22.17 since mid-2025. Development and tests run on Node 20.19+ too (README, "Node versions").
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
