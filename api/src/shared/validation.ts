@@ -25,7 +25,6 @@ export const PROFILE_IMAGE = {
 } as const;
 export const BIO_MAX = 180;
 export const DISPLAY_NAME_MAX = 50;
-export const PASSWORD_SYMBOLS = '!@#$%^&*_';
 
 const PASSWORD_PATTERN = /^(?=.*[A-Z])(?=.*\d)(?=.*[!@#$%^&*_])[A-Za-z\d!@#$%^&*_]{8,}$/;
 // Deliberately simple: one @, something before it, a dotted domain after it, no spaces.
@@ -50,8 +49,6 @@ export const userNameSchema = z.string({ error: messages.userNameRule }).trim().
 
 export const bioSchema = z.string().trim().max(BIO_MAX, messages.bioTooLong);
 export const displayNameSchema = z.string().trim().max(DISPLAY_NAME_MAX, messages.displayNameTooLong);
-
-export const credentialsSchema = z.object({ email: emailSchema, password: passwordSchema });
 
 /** The sign-in, sign-up and create-password forms: a password and its confirmation. */
 export const passwordWithConfirmationSchema = z
