@@ -1,11 +1,11 @@
 import { useMutation } from '@apollo/client/react';
 import { passwordWithConfirmationSchema } from '@mixcrate/api/validation';
-import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import buttons from '../../components/Button.module.css';
 import { Logo } from '../../components/Logo';
 import { ResetPasswordDocument } from '../../gql/graphql';
-import { validate } from '../../lib/form-errors';
+import { useFormState } from '../../lib/use-form-state';
 import { PasswordField } from './PasswordField';
 import styles from './ResetPages.module.css';
 import { serverMessage, serverStatus, UNREACHABLE } from './server-message';
@@ -15,10 +15,7 @@ export const REDIRECT_AFTER_CREATED_MS = 3000;
 /** SPEC §2: what the screen says once the new password is set. */
 export const PASSWORD_CREATED = 'Password has been created';
 
-type Field = 'password' | 'confirmPassword';
-type Values = Record<Field, string>;
-
-const EMPTY: Values = { password: '', confirmPassword: '' };
+const EMPTY = { password: '', confirmPassword: '' };
 
 /**
  * SPEC §2 `/signin/password-reset`: the reset email links here with `email` and `token`. Two password fields, each with
@@ -30,34 +27,24 @@ export function CreatePasswordPage() {
   const email = searchParams.get('email')?.trim() ?? '';
   const token = searchParams.get('token')?.trim() ?? '';
   const navigate = useNavigate();
-  const [values, setValues] = useState<Values>(EMPTY);
-  const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
-  const [submitted, setSubmitted] = useState(false);
-  const [resetPassword, { data, error, loading, reset }] = useMutation(ResetPasswordDocument);
+  const [resetPassword, { data, error, reset }] = useMutation(ResetPasswordDocument);
+  const form = useFormState(passwordWithConfirmationSchema, EMPTY, {
+    onEdit: () => {
+      if (error) reset();
+    },
+  });
   const redirectTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
-  const validation = validate(passwordWithConfirmationSchema, values);
-  const shownError = (field: Field) => (submitted || touched[field] ? validation.errors[field] : undefined);
   const created = Boolean(data?.resetPassword);
 
   useEffect(() => () => clearTimeout(redirectTimer.current), []);
 
-  const change = (field: Field) => (event: ChangeEvent<HTMLInputElement>) => {
-    const value = event.target.value;
-    setValues((current) => ({ ...current, [field]: value }));
-    if (error) reset();
-  };
-  const blur = (field: Field) => () => setTouched((current) => ({ ...current, [field]: true }));
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setSubmitted(true);
-    if (!validation.ok || loading) return;
+  async function submit({ password }: { password: string }) {
     try {
-      await resetPassword({ variables: { input: { email, token, newPassword: validation.data.password } } });
+      await resetPassword({ variables: { input: { email, token, newPassword: password } } });
       redirectTimer.current = setTimeout(() => navigate('/signin'), REDIRECT_AFTER_CREATED_MS);
     } catch {
-      // The hook's `error` shows the server's message.
+      // The mutation's `error` shows the server's message.
     }
   }
 
@@ -92,28 +79,12 @@ export function CreatePasswordPage() {
               </Link>
             </div>
           ) : (
-            <form className={styles.form} onSubmit={submit} noValidate>
+            <form className={styles.form} onSubmit={form.submitWith(submit)} noValidate>
               <p className={styles.subtitle}>
                 For <span className={styles.email}>{email}</span>
               </p>
-              <PasswordField
-                label="New password"
-                name="password"
-                autoComplete="new-password"
-                value={values.password}
-                onChange={change('password')}
-                onBlur={blur('password')}
-                error={shownError('password')}
-              />
-              <PasswordField
-                label="Confirm password"
-                name="confirmPassword"
-                autoComplete="new-password"
-                value={values.confirmPassword}
-                onChange={change('confirmPassword')}
-                onBlur={blur('confirmPassword')}
-                error={shownError('confirmPassword')}
-              />
+              <PasswordField label="New password" autoComplete="new-password" {...form.field('password')} />
+              <PasswordField label="Confirm password" autoComplete="new-password" {...form.field('confirmPassword')} />
               {error ? (
                 <div className={styles.alert} role="alert">
                   {serverMessage(error, UNREACHABLE)}
@@ -125,8 +96,8 @@ export function CreatePasswordPage() {
                   ) : null}
                 </div>
               ) : null}
-              <button type="submit" className={buttons.primary} disabled={loading} aria-busy={loading || undefined}>
-                {loading ? 'Creating…' : 'Create password'}
+              <button type="submit" className={buttons.primary} disabled={form.submitting} aria-busy={form.submitting || undefined}>
+                {form.submitting ? 'Creating…' : 'Create password'}
               </button>
             </form>
           )}

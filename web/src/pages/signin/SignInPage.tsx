@@ -1,39 +1,36 @@
 import { useMutation } from '@apollo/client/react';
 import { signInFormSchema } from '@mixcrate/api/validation';
-import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useAuth } from '../../auth/auth';
 import buttons from '../../components/Button.module.css';
 import { Logo } from '../../components/Logo';
 import { TextField } from '../../components/TextField';
 import { SignInDocument } from '../../gql/graphql';
-import { validate } from '../../lib/form-errors';
+import { useFormState } from '../../lib/use-form-state';
 import styles from './SignInPage.module.css';
-
-type Field = 'email' | 'password' | 'confirmPassword';
-type Values = Record<Field, string>;
 
 /** SPEC §2: after 'Next' is clicked, go to /home after 750 ms. */
 export const NEXT_DELAY_MS = 750;
 /** SPEC §8: what the screen says when the server rejects the sign-in. */
 export const SIGN_IN_REJECTED = 'Please check details and try again.';
 
-const EMPTY: Values = { email: '', password: '', confirmPassword: '' };
+const EMPTY = { email: '', password: '', confirmPassword: '' };
 
 /** SPEC §2 `/signin`: 'Let's login' with email, password and confirmation, validated with the shared SPEC §5 rules. */
 export function SignInPage() {
   const navigate = useNavigate();
   const auth = useAuth();
-  const [values, setValues] = useState<Values>(EMPTY);
-  const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
-  const [submitted, setSubmitted] = useState(false);
   const [leaving, setLeaving] = useState(false);
-  const [signIn, { data, error, loading, reset }] = useMutation(SignInDocument);
+  const [signIn, { data, error, reset }] = useMutation(SignInDocument);
+  const form = useFormState(signInFormSchema, EMPTY, {
+    onEdit: () => {
+      if (error) reset();
+    },
+  });
   const nextButton = useRef<HTMLButtonElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
-  const validation = validate(signInFormSchema, values);
-  const shownError = (field: Field) => (submitted || touched[field] ? validation.errors[field] : undefined);
   const signedIn = data?.signIn;
 
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -41,24 +38,13 @@ export function SignInPage() {
     if (signedIn) nextButton.current?.focus();
   }, [signedIn]);
 
-  const change = (field: Field) => (event: ChangeEvent<HTMLInputElement>) => {
-    const value = event.target.value;
-    setValues((current) => ({ ...current, [field]: value }));
-    if (error) reset();
-  };
-  const blur = (field: Field) => () => setTouched((current) => ({ ...current, [field]: true }));
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setSubmitted(true);
-    if (!validation.ok || loading) return;
-    const { email, password } = validation.data;
+  async function submit({ email, password }: { email: string; password: string }) {
     try {
       const result = await signIn({ variables: { input: { email, password } } });
       const session = result.data?.signIn;
       if (session) auth.signIn({ token: session.token, userName: session.viewer.userName });
     } catch {
-      // The hook's `error` shows the alert.
+      // The mutation's `error` shows the alert.
     }
   }
 
@@ -86,46 +72,18 @@ export function SignInPage() {
               </button>
             </div>
           ) : (
-            <form className={styles.form} onSubmit={submit} noValidate>
+            <form className={styles.form} onSubmit={form.submitWith(submit)} noValidate>
               <p className={styles.subtitle}>Welcome back. Sign in to play, save and share mixes.</p>
-              <TextField
-                label="Email"
-                name="email"
-                type="email"
-                autoComplete="email"
-                inputMode="email"
-                value={values.email}
-                onChange={change('email')}
-                onBlur={blur('email')}
-                error={shownError('email')}
-              />
-              <TextField
-                label="Password"
-                name="password"
-                type="password"
-                autoComplete="current-password"
-                value={values.password}
-                onChange={change('password')}
-                onBlur={blur('password')}
-                error={shownError('password')}
-              />
-              <TextField
-                label="Confirm password"
-                name="confirmPassword"
-                type="password"
-                autoComplete="current-password"
-                value={values.confirmPassword}
-                onChange={change('confirmPassword')}
-                onBlur={blur('confirmPassword')}
-                error={shownError('confirmPassword')}
-              />
+              <TextField label="Email" type="email" autoComplete="email" inputMode="email" {...form.field('email')} />
+              <TextField label="Password" type="password" autoComplete="current-password" {...form.field('password')} />
+              <TextField label="Confirm password" type="password" autoComplete="current-password" {...form.field('confirmPassword')} />
               {error ? (
                 <div className={styles.alert} role="alert">
                   {SIGN_IN_REJECTED}
                 </div>
               ) : null}
-              <button type="submit" className={buttons.primary} disabled={loading} aria-busy={loading || undefined}>
-                {loading ? 'Logging in…' : 'Login'}
+              <button type="submit" className={buttons.primary} disabled={form.submitting} aria-busy={form.submitting || undefined}>
+                {form.submitting ? 'Logging in…' : 'Login'}
               </button>
               <p className={styles.forgot}>
                 <Link to="/signin/enter-reset-password">Forgot password?</Link>

@@ -1,20 +1,17 @@
 import { useMutation } from '@apollo/client/react';
 import { signInFormSchema } from '@mixcrate/api/validation';
-import { type ChangeEvent, type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useAuth } from '../../auth/auth';
 import buttons from '../../components/Button.module.css';
 import { TextField } from '../../components/TextField';
 import { SignUpDocument, type SignUpProgressFragment } from '../../gql/graphql';
-import { validate } from '../../lib/form-errors';
 import { removeStored, StorageKeys } from '../../lib/storage';
+import { useFormState } from '../../lib/use-form-state';
 import { serverMessage, UNREACHABLE } from '../reset/server-message';
 import styles from './SignUpPage.module.css';
 
-type Field = 'email' | 'password' | 'confirmPassword';
-type Values = Record<Field, string>;
-
-const EMPTY: Values = { email: '', password: '', confirmPassword: '' };
+const EMPTY = { email: '', password: '', confirmPassword: '' };
 
 interface AccountStepProps {
   /** The account made earlier in this sign-up, if any. */
@@ -29,14 +26,13 @@ interface AccountStepProps {
 export function AccountStep({ progress, continueTo, onSignedUp, onSignOut }: AccountStepProps) {
   const auth = useAuth();
   const navigate = useNavigate();
-  const [values, setValues] = useState<Values>(EMPTY);
   const [hasOptedIn, setHasOptedIn] = useState(false);
-  const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
-  const [submitted, setSubmitted] = useState(false);
-  const [signUp, { error, loading, reset }] = useMutation(SignUpDocument);
-
-  const validation = validate(signInFormSchema, values);
-  const shownError = (field: Field) => (submitted || touched[field] ? validation.errors[field] : undefined);
+  const [signUp, { error, reset }] = useMutation(SignUpDocument);
+  const form = useFormState(signInFormSchema, EMPTY, {
+    onEdit: () => {
+      if (error) reset();
+    },
+  });
 
   if (progress) {
     return (
@@ -66,18 +62,7 @@ export function AccountStep({ progress, continueTo, onSignedUp, onSignOut }: Acc
     );
   }
 
-  const change = (field: Field) => (event: ChangeEvent<HTMLInputElement>) => {
-    const value = event.target.value;
-    setValues((current) => ({ ...current, [field]: value }));
-    if (error) reset();
-  };
-  const blur = (field: Field) => () => setTouched((current) => ({ ...current, [field]: true }));
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setSubmitted(true);
-    if (!validation.ok || loading) return;
-    const { email, password } = validation.data;
+  async function submit({ email, password }: { email: string; password: string }) {
     try {
       const result = await signUp({ variables: { input: { email, password, hasOptedIn } } });
       const session = result.data?.signUp;
@@ -87,7 +72,7 @@ export function AccountStep({ progress, continueTo, onSignedUp, onSignOut }: Acc
       auth.signIn({ token: session.token, userName: session.viewer.userName });
       onSignedUp(session.viewer);
     } catch {
-      // The hook's `error` shows the server's message.
+      // The mutation's `error` shows the server's message.
     }
   }
 
@@ -96,39 +81,11 @@ export function AccountStep({ progress, continueTo, onSignedUp, onSignOut }: Acc
       <h1 id="signup-title" className={styles.title} tabIndex={-1}>
         Create your account
       </h1>
-      <form className={styles.form} onSubmit={submit} noValidate>
+      <form className={styles.form} onSubmit={form.submitWith(submit)} noValidate>
         <p className={styles.subtitle}>Join the closed beta: upload mixes, get tracklists matched, find sets near you.</p>
-        <TextField
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          value={values.email}
-          onChange={change('email')}
-          onBlur={blur('email')}
-          error={shownError('email')}
-        />
-        <TextField
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          value={values.password}
-          onChange={change('password')}
-          onBlur={blur('password')}
-          error={shownError('password')}
-        />
-        <TextField
-          label="Confirm password"
-          name="confirmPassword"
-          type="password"
-          autoComplete="new-password"
-          value={values.confirmPassword}
-          onChange={change('confirmPassword')}
-          onBlur={blur('confirmPassword')}
-          error={shownError('confirmPassword')}
-        />
+        <TextField label="Email" type="email" autoComplete="email" inputMode="email" {...form.field('email')} />
+        <TextField label="Password" type="password" autoComplete="new-password" {...form.field('password')} />
+        <TextField label="Confirm password" type="password" autoComplete="new-password" {...form.field('confirmPassword')} />
         <label className={styles.check}>
           <input type="checkbox" name="hasOptedIn" checked={hasOptedIn} onChange={(event) => setHasOptedIn(event.target.checked)} />
           <span>Send me news about mixcrate: new features, events and offers (optional)</span>
@@ -138,8 +95,8 @@ export function AccountStep({ progress, continueTo, onSignedUp, onSignOut }: Acc
             {serverMessage(error, UNREACHABLE)}
           </div>
         ) : null}
-        <button type="submit" className={buttons.primary} disabled={loading} aria-busy={loading || undefined}>
-          {loading ? 'Creating account…' : 'Create account'}
+        <button type="submit" className={buttons.primary} disabled={form.submitting} aria-busy={form.submitting || undefined}>
+          {form.submitting ? 'Creating account…' : 'Create account'}
         </button>
       </form>
       <p className={styles.switch}>
