@@ -4,11 +4,11 @@ import { useEffect, useRef } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import buttons from '../../components/Button.module.css';
 import { Logo } from '../../components/Logo';
+import { PasswordField } from '../../components/PasswordField';
 import { ResetPasswordDocument } from '../../gql/graphql';
+import { serverMessage, serverStatus, UNREACHABLE } from '../../lib/server-message';
 import { useFormState } from '../../lib/use-form-state';
-import { PasswordField } from './PasswordField';
 import styles from './ResetPages.module.css';
-import { serverMessage, serverStatus, UNREACHABLE } from './server-message';
 
 /** SPEC §9: redirect 3 s after the password is created. */
 export const REDIRECT_AFTER_CREATED_MS = 3000;

@@ -8,8 +8,8 @@ import { Logo } from '../../components/Logo';
 import { TextField } from '../../components/TextField';
 import { RequestPasswordResetDocument } from '../../gql/graphql';
 import { validate } from '../../lib/form-errors';
+import { serverMessage, UNREACHABLE } from '../../lib/server-message';
 import styles from './ResetPages.module.css';
-import { serverMessage, UNREACHABLE } from './server-message';
 
 /** SPEC §9 message clear delay: the server's answer shows this long, then clears. */
 export const MESSAGE_CLEAR_MS = 2500;

@@ -3,10 +3,10 @@ import { passwordWithConfirmationSchema } from '@mixcrate/api/validation';
 import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from 'react';
 import { AppShell } from '../../components/AppShell';
 import buttons from '../../components/Button.module.css';
+import { PasswordField } from '../../components/PasswordField';
 import { ChangePasswordDocument, CheckPasswordDocument } from '../../gql/graphql';
 import { validate } from '../../lib/form-errors';
-import { PasswordField } from '../reset/PasswordField';
-import { serverMessage, serverStatus } from '../reset/server-message';
+import { serverMessage, serverStatus } from '../../lib/server-message';
 import styles from './SettingsPage.module.css';
 
 /** SPEC §9 message clear delay: the result shows this long, then the form clears. */

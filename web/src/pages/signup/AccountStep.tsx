@@ -6,9 +6,9 @@ import { useAuth } from '../../auth/auth';
 import buttons from '../../components/Button.module.css';
 import { TextField } from '../../components/TextField';
 import { SignUpDocument, type SignUpProgressFragment } from '../../gql/graphql';
+import { serverMessage, UNREACHABLE } from '../../lib/server-message';
 import { removeStored, StorageKeys } from '../../lib/storage';
 import { useFormState } from '../../lib/use-form-state';
-import { serverMessage, UNREACHABLE } from '../reset/server-message';
 import styles from './SignUpPage.module.css';
 
 const EMPTY = { email: '', password: '', confirmPassword: '' };

@@ -2,7 +2,7 @@ import { useMutation } from '@apollo/client/react';
 import { type FormEvent, useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { AgreeToConductDocument, AssignRandomMixDocument } from '../../gql/graphql';
-import { serverMessage, UNREACHABLE } from '../reset/server-message';
+import { serverMessage, UNREACHABLE } from '../../lib/server-message';
 import styles from './SignUpPage.module.css';
 import { StepActions } from './StepActions';
 

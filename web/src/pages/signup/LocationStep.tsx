@@ -5,7 +5,7 @@ import buttons from '../../components/Button.module.css';
 import { TextField } from '../../components/TextField';
 import { SetLocationDocument, type SignUpProgressFragment } from '../../gql/graphql';
 import { validate } from '../../lib/form-errors';
-import { serverMessage, UNREACHABLE } from '../reset/server-message';
+import { serverMessage, UNREACHABLE } from '../../lib/server-message';
 import styles from './SignUpPage.module.css';
 import { StepActions } from './StepActions';
 

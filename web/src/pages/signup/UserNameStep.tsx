@@ -5,8 +5,8 @@ import { z } from 'zod';
 import { TextField } from '../../components/TextField';
 import { SetUserNameDocument, type SignUpProgressFragment } from '../../gql/graphql';
 import { validate } from '../../lib/form-errors';
+import { serverMessage, UNREACHABLE } from '../../lib/server-message';
 import { StorageKeys, writeStored } from '../../lib/storage';
-import { serverMessage, UNREACHABLE } from '../reset/server-message';
 import styles from './SignUpPage.module.css';
 import { StepActions } from './StepActions';
 

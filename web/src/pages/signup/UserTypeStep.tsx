@@ -2,8 +2,8 @@ import { useMutation } from '@apollo/client/react';
 import { USER_TYPE_CODES, USER_TYPES, type UserTypeCode } from '@mixcrate/api/domain';
 import { type FormEvent, useState } from 'react';
 import { SetUserTypeDocument, type SignUpProgressFragment, type UserType } from '../../gql/graphql';
+import { serverMessage, UNREACHABLE } from '../../lib/server-message';
 import { StorageKeys, writeStored } from '../../lib/storage';
-import { serverMessage, UNREACHABLE } from '../reset/server-message';
 import styles from './SignUpPage.module.css';
 import { StepActions } from './StepActions';
 

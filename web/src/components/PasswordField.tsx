@@ -1,6 +1,6 @@
 import { type InputHTMLAttributes, useId, useState } from 'react';
-import fieldStyles from '../../components/TextField.module.css';
 import styles from './PasswordField.module.css';
+import fieldStyles from './TextField.module.css';
 
 export interface PasswordFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'type'> {
   label: string;
