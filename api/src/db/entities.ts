@@ -7,6 +7,7 @@ import { Mix } from '../modules/mixes/mix.entity.js';
 import { MixFeedTally } from '../modules/mixes/mix-feed-tally.entity.js';
 import { MixTrack } from '../modules/mixes/mix-track.entity.js';
 import { Entitlement, Payment } from '../modules/payments/payment.entity.js';
+import { catalogueEntities } from '../modules/tracks/catalogue/catalogue.entities.js';
 import { Track } from '../modules/tracks/track.entity.js';
 import { User } from '../modules/users/user.entity.js';
 
@@ -23,4 +24,5 @@ export const entities = [
   Entitlement,
   PasswordResetToken,
   MixFeedTally,
+  ...catalogueEntities,
 ];
