@@ -47,3 +47,6 @@ export const GENRES = {
 } as const;
 export type GenreCode = keyof typeof GENRES;
 export const GENRE_CODES = Object.keys(GENRES) as GenreCode[];
+
+/** SPEC §5 and §9: the distance filter's ceiling and default, in km; the feed reads it as "everywhere". */
+export const FEED_MAX_RADIUS_KM = 20_000;
