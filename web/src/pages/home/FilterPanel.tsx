@@ -1,10 +1,12 @@
-import { GENRE_CODES, GENRES } from '@mixcrate/api/domain';
+import { FEED_MAX_RADIUS_KM, GENRE_CODES, GENRES } from '@mixcrate/api/domain';
 import { useEffect, useId, useState } from 'react';
 import { formatDistance } from '../../lib/format';
-import { type FeedFilter, MAX_RADIUS_KM } from './feed-filter';
+import type { FeedFilter } from './feed-filter';
 import styles from './HomePage.module.css';
 
 const RADIUS_SETTLE_MS = 250;
+/** SPEC §5 slider tooltip: 'Max: 20,000'. */
+const MAX_HINT = `Max: ${FEED_MAX_RADIUS_KM.toLocaleString('en')}`;
 const GENRE_OPTIONS = [['all', 'All'] as const, ...GENRE_CODES.map((code) => [code, GENRES[code]] as const)];
 
 /** SPEC §2 filter panel: the distance slider (0 to 20,000 km) and genre tags, one at a time. */
@@ -29,15 +31,15 @@ export function FilterPanel({ filter, onChange, id }: { filter: FeedFilter; onCh
           id={sliderId}
           type="range"
           min={0}
-          max={MAX_RADIUS_KM}
+          max={FEED_MAX_RADIUS_KM}
           step={1}
           value={radius}
-          title="Max: 20,000"
+          title={MAX_HINT}
           aria-valuetext={`within ${formatDistance(radius)}`}
           onChange={(event) => setRadius(Number(event.target.value))}
           className={styles.slider}
         />
-        <span className={styles.sliderMax}>Max: 20,000</span>
+        <span className={styles.sliderMax}>{MAX_HINT}</span>
       </div>
       <fieldset className={styles.genres}>
         <legend className={styles.filterLabel}>Genre</legend>

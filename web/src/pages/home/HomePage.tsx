@@ -12,7 +12,7 @@ import { formatDistance, genreLabel } from '../../lib/format';
 import { removeStored } from '../../lib/storage';
 import { SavedMixList } from '../saved/SavedMixList';
 import { FilterPanel } from './FilterPanel';
-import { type FeedFilter, readFilter, toGraphQLGenre, wrapIndex, writeFilter } from './feed-filter';
+import { DEFAULT_FILTER, type FeedFilter, readFilter, toGraphQLGenre, wrapIndex, writeFilter } from './feed-filter';
 import styles from './HomePage.module.css';
 
 /** 20 cards with their first tracks stay inside the API's query-cost limit. */
@@ -140,7 +140,7 @@ export function HomePage() {
       ) : total === 0 || !mix ? (
         <div className={styles.empty}>
           <p className={styles.emptyTitle}>No results - upload a mix?</p>
-          <button type="button" className={buttons.secondary} onClick={() => changeFilter({ genre: 'all', radiusKm: 20_000 })}>
+          <button type="button" className={buttons.secondary} onClick={() => changeFilter(DEFAULT_FILTER)}>
             Show every mix
           </button>
         </div>

@@ -1,14 +1,13 @@
-import { GENRE_CODES, type GenreCode } from '@mixcrate/api/domain';
+import { FEED_MAX_RADIUS_KM, GENRE_CODES, type GenreCode } from '@mixcrate/api/domain';
 import type { Genre } from '../../gql/graphql';
-
-/** SPEC §5 distance filter: 0 to 20,000 km, step 1, default 20,000 (everywhere). Genre default 'all'. */
-export const MAX_RADIUS_KM = 20_000;
-export const DEFAULT_GENRE = 'all';
 
 export interface FeedFilter {
   genre: GenreCode | 'all';
   radiusKm: number;
 }
+
+/** SPEC §5/§9 defaults: genre 'all', and the distance filter at its ceiling (everywhere). */
+export const DEFAULT_FILTER: FeedFilter = { genre: 'all', radiusKm: FEED_MAX_RADIUS_KM };
 
 const isGenreCode = (value: string | null): value is GenreCode => value !== null && (GENRE_CODES as string[]).includes(value);
 
@@ -17,15 +16,15 @@ export function readFilter(params: URLSearchParams): FeedFilter {
   const genre = params.get('genre');
   const km = Number(params.get('km'));
   return {
-    genre: isGenreCode(genre) ? genre : DEFAULT_GENRE,
-    radiusKm: params.has('km') && Number.isInteger(km) && km >= 0 && km <= MAX_RADIUS_KM ? km : MAX_RADIUS_KM,
+    genre: isGenreCode(genre) ? genre : DEFAULT_FILTER.genre,
+    radiusKm: params.has('km') && Number.isInteger(km) && km >= 0 && km <= FEED_MAX_RADIUS_KM ? km : DEFAULT_FILTER.radiusKm,
   };
 }
 
 export function writeFilter({ genre, radiusKm }: FeedFilter): URLSearchParams {
   const params = new URLSearchParams();
-  if (genre !== DEFAULT_GENRE) params.set('genre', genre);
-  if (radiusKm !== MAX_RADIUS_KM) params.set('km', String(radiusKm));
+  if (genre !== DEFAULT_FILTER.genre) params.set('genre', genre);
+  if (radiusKm !== DEFAULT_FILTER.radiusKm) params.set('km', String(radiusKm));
   return params;
 }
 
