@@ -1,10 +1,11 @@
 import cluster from 'node:cluster';
 import { fileURLToPath } from 'node:url';
-import pino from 'pino';
 import { runCluster } from './cluster.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DEMO_LOGINS } from './demo-world/plan.js';
+import { createLogger, logFormatFor } from './logger.js';
 import { prepareDatabase, startServer } from './server.js';
+import { startBanner } from './start-banner.js';
 
 const WEB_ROOT = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -19,34 +20,48 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const log = pino({
-    level: config.LOG_LEVEL,
-    transport: !config.isProduction && process.stdout.isTTY ? { target: 'pino-pretty', options: { ignore: 'pid,hostname' } } : undefined,
-  });
+  const logFormat = logFormatFor(config.isProduction, process.stdout.isTTY);
+  const log = createLogger(config.LOG_LEVEL, logFormat);
   const started = Date.now();
   const clustered = cluster.isPrimary && config.WEB_CONCURRENCY > 1;
   const database = clustered ? await prepareDatabase(config, log) : null;
   const server = database ? await runCluster(config.WEB_CONCURRENCY, database, log) : await startServer(config, log, WEB_ROOT);
   if (cluster.isPrimary) {
-    if (database?.hasDemoLogins ?? ('hasDemoLogins' in server && server.hasDemoLogins)) {
+    const hasDemoLogins = database?.hasDemoLogins ?? ('hasDemoLogins' in server && server.hasDemoLogins === true);
+    const ms = Date.now() - started;
+    if (logFormat === 'text') {
+      process.stdout.write(
+        startBanner({
+          url: config.PUBLIC_URL,
+          processes: config.WEB_CONCURRENCY,
+          ms,
+          hasDemoLogins,
+          dataDir: config.DATA_DIR,
+          databaseUrl: config.DATABASE_URL,
+          gcsBucket: config.GCS_BUCKET,
+        }),
+      );
+    } else {
+      if (hasDemoLogins) {
+        log.info(
+          {
+            dj: `${DEMO_LOGINS.dj.email} / ${DEMO_LOGINS.dj.password}`,
+            listener: `${DEMO_LOGINS.listener.email} / ${DEMO_LOGINS.listener.password}`,
+          },
+          'demo logins',
+        );
+      }
       log.info(
         {
-          dj: `${DEMO_LOGINS.dj.email} / ${DEMO_LOGINS.dj.password}`,
-          listener: `${DEMO_LOGINS.listener.email} / ${DEMO_LOGINS.listener.password}`,
+          url: config.PUBLIC_URL,
+          dataDir: config.DATA_DIR,
+          database: config.DATABASE_URL ? 'DATABASE_URL' : 'embedded',
+          processes: config.WEB_CONCURRENCY,
+          ms,
         },
-        'demo logins',
+        'mixcrate is ready',
       );
     }
-    log.info(
-      {
-        url: config.PUBLIC_URL,
-        dataDir: config.DATA_DIR,
-        database: config.DATABASE_URL ? 'DATABASE_URL' : 'embedded',
-        processes: config.WEB_CONCURRENCY,
-        ms: Date.now() - started,
-      },
-      'mixcrate is ready',
-    );
   }
 
   let stopping = false;

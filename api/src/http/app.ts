@@ -8,7 +8,7 @@ import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastif
 import fastifyCompress from '@fastify/compress';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { GraphQLError, parse, specifiedRules, validate } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import pino from 'pino';
@@ -19,6 +19,7 @@ import { costLimitPlugin, depthLimitRule } from '../graphql/limits.js';
 import { createPubSubFor } from '../graphql/pubsub.js';
 import { buildGraphQLSchema } from '../graphql/schema.js';
 import { Topics } from '../graphql/topics.js';
+import { OneLinePerRequest } from '../logger.js';
 import { registerRestRoutes } from '../rest/index.js';
 import type { Services } from '../services.js';
 import { DomainError } from '../shared/errors.js';
@@ -26,6 +27,7 @@ import type { ExecuteQuery } from '../shared/server-render.js';
 import { sendError } from './errors.js';
 import { isMediaRequest, mediaDelivery, mediaDeliveryRoutes } from './media-delivery.js';
 import { serverRenderer } from './server-render.js';
+import { viewerOf } from './viewer.js';
 import { shareCardFor, webPages } from './share-meta.js';
 
 export interface AppOptions {
@@ -34,9 +36,9 @@ export interface AppOptions {
   webRoot?: string;
 }
 
-async function graphqlViewer(services: Services, token: string | null) {
+async function graphqlViewer(services: Services, request: FastifyRequest) {
   try {
-    return await viewerFromToken(services, token);
+    return await viewerOf(services, request);
   } catch (error) {
     if (error instanceof DomainError)
       throw new GraphQLError(error.message, { extensions: { code: error.code, http: { status: error.status } } });
@@ -50,6 +52,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   const deliverMedia = mediaDelivery(services, options.logger ?? pino({ enabled: false }));
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    logController: new OneLinePerRequest(),
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1_048_576,
     // Media requests go straight to their handler; everything else through Fastify (with the timeouts it would set).
@@ -98,7 +101,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(fastifyApollo(apollo), {
     path: '/graphql',
     context: async (request) => ({
-      viewer: await graphqlViewer(services, bearerToken(request.headers.authorization)),
+      viewer: await graphqlViewer(services, request),
       ip: request.ip,
       services,
     }),
