@@ -1,7 +1,12 @@
 import type { UserType } from '../../gql/graphql';
 import { userTypeLabel } from '../../lib/format';
 
-/** SPEC §3: the follows screen shows dj-creator as 'DJ / Creator'; everything else as its usual label. */
+/**
+ * SPEC §3: the follows screen has a label list of its own. It shows dj-creator as 'DJ / Creator' and has no
+ * distributor, so a distributor shows there as any type missing from a list does: as a Listener.
+ */
 export function followsTypeLabel(type: UserType): string {
-  return type === 'DJ_CREATOR' ? 'DJ / Creator' : userTypeLabel(type);
+  if (type === 'DJ_CREATOR') return 'DJ / Creator';
+  if (type === 'DISTRIBUTOR') return userTypeLabel('LISTENER');
+  return userTypeLabel(type);
 }
