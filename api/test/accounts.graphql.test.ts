@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { messages } from '../src/shared/validation.js';
 import { createTestApp, gql, STRONG_PASSWORD, signUpMember, type TestApp } from './support/app.js';
 
@@ -183,5 +183,23 @@ describe('production, with a tight depth limit', () => {
     const result = await gql(prod.app, `mutation { signUp(input: { email: "bad", password: "x" }) { token } }`);
     expect(JSON.stringify(result)).not.toMatch(/stacktrace|\.ts:\d+/);
     expect(result.errors?.[0].message).toBe(messages.email);
+
+    const rawDetail = 'connect ECONNREFUSED 10.20.30.40:5432 as mixcrate_owner';
+    const failProfileLookup = (testApp: TestApp) => vi.spyOn(testApp.services.users, 'profile').mockRejectedValueOnce(new Error(rawDetail));
+    const query = `{ user(userName: "anyone") { id } }`;
+
+    // The same failure in development reaches the client word for word: what production must hide is really there.
+    const development = failProfileLookup(t);
+    const revealed = await gql(t.app, query);
+    development.mockRestore();
+    expect(revealed.errors?.[0].message).toContain(rawDetail);
+
+    const production = failProfileLookup(prod);
+    const masked = await gql(prod.app, query);
+    expect(production).toHaveBeenCalledOnce();
+    production.mockRestore();
+    expect(masked.errors?.[0]).toMatchObject({ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+    expect(JSON.stringify(masked)).not.toContain('ECONNREFUSED');
+    expect(JSON.stringify(masked)).not.toMatch(/stacktrace|\.ts:\d+/);
   });
 });
