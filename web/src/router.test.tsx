@@ -2,7 +2,6 @@ import { render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { AuthProvider } from './auth/auth';
-import { RouteError } from './components/RouteError';
 import { appRoutes } from './router';
 
 function Broken(): never {
@@ -45,15 +44,18 @@ describe('routes', () => {
     expect(router.state.location.pathname).toBe('/');
   });
 
-  it("shows the router's failure screen when a screen throws", async () => {
-    const router = createMemoryRouter([{ path: '/', Component: Broken, ErrorBoundary: RouteError }]);
+  it("shows the app's failure screen (SPEC §8) when a screen of the real route table throws", async () => {
+    vi.doMock('./pages/static/ChangeLogPage', () => ({ ChangeLogPage: Broken }));
     const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
-      render(<RouterProvider router={router} />);
-      expect(await screen.findByRole('heading', { name: 'Unexpected Application Error!' })).toBeTruthy();
+      renderAt('/change-log');
+      // React Router's own fallback also says 'Unexpected Application Error!' (in an h2): the h1 and the way home are ours.
+      expect(await screen.findByRole('heading', { level: 1, name: 'Unexpected Application Error!' }, { timeout: 5000 })).toBeTruthy();
       expect(screen.getByText('boom')).toBeTruthy();
+      expect(screen.getByRole('link', { name: 'Go to the homepage' }).getAttribute('href')).toBe('/');
     } finally {
       quiet.mockRestore();
+      vi.doUnmock('./pages/static/ChangeLogPage');
     }
-  });
+  }, 10_000);
 });
