@@ -1,0 +1,186 @@
+// Signal processing for fingerprinting: a streaming band-limited resampler to the analysis rate and a real FFT.
+// Pure TypeScript, no allocation per sample or per frame: the hot loops run over typed arrays.
+
+/** Fingerprints are computed at this rate: everything up to 4 kHz, which any recording and any MP3 keeps. */
+export const ANALYSIS_RATE = 8000;
+
+/**
+ * Converts any sample rate to another with a windowed-sinc low-pass (cut at 0.45 of the lower rate), chunk by chunk:
+ * `process` takes any number of input samples and returns the output samples they complete; `flush` the rest.
+ */
+export class Resampler {
+  private readonly ratio: number;
+  private readonly half: number;
+  private readonly taps: number;
+  private readonly table: Float32Array;
+  private static readonly PHASES = 256;
+  private buffer: Float32Array;
+  private length: number;
+  private position: number;
+
+  constructor(
+    readonly inputRate: number,
+    readonly outputRate = ANALYSIS_RATE,
+  ) {
+    this.ratio = inputRate / outputRate;
+    // Cut-off as a fraction of the input's Nyquist frequency.
+    const cutoff = Math.min(1, 0.9 / this.ratio);
+    this.half = Math.ceil(4 / cutoff);
+    this.taps = 2 * this.half;
+    this.table = new Float32Array(Resampler.PHASES * this.taps);
+    for (let phase = 0; phase < Resampler.PHASES; phase += 1) {
+      const fraction = phase / Resampler.PHASES;
+      let sum = 0;
+      for (let k = 0; k < this.taps; k += 1) {
+        const distance = k - this.half + 1 - fraction;
+        const x = cutoff * distance;
+        const sinc = x === 0 ? 1 : Math.sin(Math.PI * x) / (Math.PI * x);
+        const w =
+          Math.abs(distance) >= this.half
+            ? 0
+            : 0.42 + 0.5 * Math.cos((Math.PI * distance) / this.half) + 0.08 * Math.cos((2 * Math.PI * distance) / this.half);
+        const value = cutoff * sinc * w;
+        this.table[phase * this.taps + k] = value;
+        sum += value;
+      }
+      // Unity gain at DC for every phase.
+      for (let k = 0; k < this.taps; k += 1) this.table[phase * this.taps + k] /= sum;
+    }
+    this.buffer = new Float32Array(Math.max(4096, this.taps * 4));
+    // Left context of silence: the first output sample sits on the first input sample.
+    this.length = this.half - 1;
+    this.position = this.half - 1;
+  }
+
+  process(input: Float32Array): Float32Array {
+    this.append(input);
+    return this.drain();
+  }
+
+  /** The output still held back for lack of right context (as if silence followed). */
+  flush(): Float32Array {
+    this.append(new Float32Array(this.half + 1));
+    return this.drain();
+  }
+
+  private append(input: Float32Array) {
+    if (this.length + input.length > this.buffer.length) {
+      const grown = new Float32Array(Math.max(this.buffer.length * 2, this.length + input.length));
+      grown.set(this.buffer.subarray(0, this.length));
+      this.buffer = grown;
+    }
+    this.buffer.set(input, this.length);
+    this.length += input.length;
+  }
+
+  private drain(): Float32Array {
+    const { buffer, table, taps, half, ratio } = this;
+    const phases = Resampler.PHASES;
+    const count = Math.max(0, Math.floor((this.length - half - this.position) / ratio) + 1);
+    const out = new Float32Array(count);
+    let produced = 0;
+    let position = this.position;
+    while (produced < count) {
+      const whole = Math.floor(position);
+      if (whole + half >= this.length) break;
+      const phase = Math.min(phases - 1, Math.round((position - whole) * phases));
+      const base = phase * taps;
+      const first = whole - half + 1;
+      let sum = 0;
+      for (let k = 0; k < taps; k += 1) sum += buffer[first + k] * table[base + k];
+      out[produced] = sum;
+      produced += 1;
+      position += ratio;
+    }
+    // Keep only the context the next output samples need.
+    const keepFrom = Math.max(0, Math.floor(position) - half + 1);
+    buffer.copyWithin(0, keepFrom, this.length);
+    this.length -= keepFrom;
+    this.position = position - keepFrom;
+    return produced === count ? out : out.subarray(0, produced);
+  }
+}
+
+/** A real FFT of a power-of-two size (as a complex FFT of half the size), giving power spectra. */
+export class RealFft {
+  private readonly half: number;
+  private readonly cos: Float64Array;
+  private readonly sin: Float64Array;
+  private readonly cosN: Float64Array;
+  private readonly sinN: Float64Array;
+  private readonly reverse: Uint32Array;
+  private readonly re: Float64Array;
+  private readonly im: Float64Array;
+
+  constructor(readonly size: number) {
+    if (size < 4 || (size & (size - 1)) !== 0) throw new Error('FFT size must be a power of two');
+    const half = size / 2;
+    this.half = half;
+    this.cos = new Float64Array(half / 2);
+    this.sin = new Float64Array(half / 2);
+    for (let i = 0; i < half / 2; i += 1) {
+      this.cos[i] = Math.cos((2 * Math.PI * i) / half);
+      this.sin[i] = -Math.sin((2 * Math.PI * i) / half);
+    }
+    this.cosN = new Float64Array(half + 1);
+    this.sinN = new Float64Array(half + 1);
+    for (let k = 0; k <= half; k += 1) {
+      this.cosN[k] = Math.cos((2 * Math.PI * k) / size);
+      this.sinN[k] = -Math.sin((2 * Math.PI * k) / size);
+    }
+    this.reverse = new Uint32Array(half);
+    const bits = Math.log2(half);
+    for (let i = 0; i < half; i += 1) {
+      let r = 0;
+      for (let b = 0; b < bits; b += 1) r |= ((i >> b) & 1) << (bits - 1 - b);
+      this.reverse[i] = r;
+    }
+    this.re = new Float64Array(half);
+    this.im = new Float64Array(half);
+  }
+
+  /** |X[k]|^2 for k from `from` to `to` - 1 (at most size / 2), of `input` (length `size`), into `out`. */
+  power(input: Float32Array | Float64Array, out: Float32Array, from: number, to: number) {
+    const { half, re, im, reverse, cos, sin } = this;
+    for (let i = 0; i < half; i += 1) {
+      const j = reverse[i];
+      re[j] = input[2 * i];
+      im[j] = input[2 * i + 1];
+    }
+    for (let span = 1, step = half / 2; span < half; span *= 2, step /= 2) {
+      for (let start = 0; start < half; start += span * 2) {
+        for (let k = 0, t = 0; k < span; k += 1, t += step) {
+          const a = start + k;
+          const b = a + span;
+          const wr = cos[t];
+          const wi = sin[t];
+          const xr = re[b] * wr - im[b] * wi;
+          const xi = re[b] * wi + im[b] * wr;
+          re[b] = re[a] - xr;
+          im[b] = im[a] - xi;
+          re[a] += xr;
+          im[a] += xi;
+        }
+      }
+    }
+    // Untangle the two interleaved real transforms.
+    for (let k = from; k < to; k += 1) {
+      const zr = re[k % half];
+      const zi = im[k % half];
+      const mr = re[(half - k) % half];
+      const mi = -im[(half - k) % half];
+      const er = 0.5 * (zr + mr);
+      const ei = 0.5 * (zi + mi);
+      const dr = 0.5 * (zr - mr);
+      const di = 0.5 * (zi - mi);
+      // X = E + W^k * D / i, with D / i = (di, -dr)
+      const wr = this.cosN[k];
+      const wi = this.sinN[k];
+      const or = di * wr + dr * wi;
+      const oi = di * wi - dr * wr;
+      const xr = er + or;
+      const xi = ei + oi;
+      out[k - from] = xr * xr + xi * xi;
+    }
+  }
+}

@@ -1,0 +1,115 @@
+// Where fingerprints are looked up. The matcher needs one thing of an index: the entries stored under a hash key.
+// PostgreSQL is the source of truth (one row per entry: hash int4, track int4, data int4, indexed on hash); the
+// in-memory index below is built from those rows (or straight from fingerprints) for fast lookups.
+
+import { type Fingerprints, HASH_SPACE } from './fingerprint.js';
+
+/** Receives the entries under one hash key: the track number and the packed entry (see packEntry). */
+export interface EntryVisitor {
+  visit(track: number, data: number): void;
+}
+
+export interface FingerprintIndex {
+  /** Calls `visitor.visit` once per entry stored under `hash`. */
+  lookup(hash: number, visitor: EntryVisitor): void;
+  /** Entries in the index. */
+  readonly size: number;
+}
+
+/**
+ * Collects fingerprints (per track number, or as raw rows), then builds a MemoryIndex: entries grouped by hash in
+ * two flat arrays (8 bytes per entry) and one offset per possible hash key (HASH_SPACE + 1 of them, 80 MB) - a
+ * lookup is two array reads.
+ */
+export class IndexBuilder {
+  private hashes = new Uint32Array(1 << 16);
+  private tracks = new Uint32Array(1 << 16);
+  private data = new Uint32Array(1 << 16);
+  private count = 0;
+
+  get size(): number {
+    return this.count;
+  }
+
+  add(track: number, fingerprints: Pick<Fingerprints, 'hashes' | 'data'>) {
+    const n = fingerprints.hashes.length;
+    this.reserve(n);
+    this.hashes.set(fingerprints.hashes, this.count);
+    this.data.set(fingerprints.data, this.count);
+    this.tracks.fill(track, this.count, this.count + n);
+    this.count += n;
+  }
+
+  /** One stored row, as read back from the database. */
+  addRow(hash: number, track: number, data: number) {
+    this.reserve(1);
+    this.hashes[this.count] = hash;
+    this.tracks[this.count] = track;
+    this.data[this.count] = data;
+    this.count += 1;
+  }
+
+  private reserve(more: number) {
+    if (this.count + more <= this.hashes.length) return;
+    const capacity = Math.max(this.hashes.length * 2, this.count + more);
+    for (const name of ['hashes', 'tracks', 'data'] as const) {
+      const grown = new Uint32Array(capacity);
+      grown.set(this[name].subarray(0, this.count));
+      this[name] = grown;
+    }
+  }
+
+  build(): MemoryIndex {
+    const n = this.count;
+    const offsets = new Uint32Array(HASH_SPACE + 1);
+    const { hashes } = this;
+    for (let i = 0; i < n; i += 1) {
+      const hash = hashes[i];
+      if (hash >= HASH_SPACE) throw new Error(`hash ${hash} out of range`);
+      offsets[hash + 1] += 1;
+    }
+    for (let h = 0; h < HASH_SPACE; h += 1) offsets[h + 1] += offsets[h];
+    const cursor = offsets.slice(0, HASH_SPACE);
+    const tracks = new Uint32Array(n);
+    const data = new Uint32Array(n);
+    for (let i = 0; i < n; i += 1) {
+      const at = cursor[hashes[i]]++;
+      tracks[at] = this.tracks[i];
+      data[at] = this.data[i];
+    }
+    // The builder's arrays can go now.
+    this.hashes = new Uint32Array(0);
+    this.tracks = new Uint32Array(0);
+    this.data = new Uint32Array(0);
+    this.count = 0;
+    return new MemoryIndex(offsets, tracks, data);
+  }
+}
+
+export class MemoryIndex implements FingerprintIndex {
+  constructor(
+    private readonly offsets: Uint32Array,
+    private readonly tracks: Uint32Array,
+    private readonly data: Uint32Array,
+  ) {}
+
+  get size(): number {
+    return this.tracks.length;
+  }
+
+  /** Bytes held: the entries and the offset table. */
+  get bytes(): number {
+    return this.offsets.byteLength + this.tracks.byteLength + this.data.byteLength;
+  }
+
+  lookup(hash: number, visitor: EntryVisitor) {
+    const { tracks, data } = this;
+    const end = this.offsets[hash + 1];
+    for (let i = this.offsets[hash]; i < end; i += 1) visitor.visit(tracks[i], data[i]);
+  }
+
+  /** How many entries each hash key holds, for statistics (e.g. synthetic distractors with the same distribution). */
+  bucketSize(hash: number): number {
+    return this.offsets[hash + 1] - this.offsets[hash];
+  }
+}

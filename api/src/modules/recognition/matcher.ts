@@ -1,0 +1,465 @@
+// Streaming recognition of a long recording (a DJ mix) against a fingerprint index.
+//
+// PCM goes in chunk by chunk. Query quads are looked up (with their neighbouring cells), and every hit that could be
+// the same music at a DJ's speed (±12%, pitch following the tempo or key-locked) becomes a match: query time, the
+// reference's time, the speed its quad spans say, the pitch shift its root says. Matches are kept per 4-second
+// block for the last 48 s only, so memory does not grow with the mix's length.
+//
+// Every 4 s, the last 16 s are examined: per track, matches vote for where in the reference the window begins; the
+// best-voted places are then verified: a line (reference time = start + speed x query time) is fitted to the
+// matches, and it is accepted only when enough distinct anchors lie on it, spread over several seconds and across
+// the spectrum, with one consistent pitch shift that agrees with the speed (turntable) or is nil (key lock). That
+// rejects the confident but false matches of four-on-the-floor drums, whose hits agree in time but not on a line.
+//
+// Accepted windows of one track chain into a segment (a detection). A segment's start is pushed back along its line
+// through earlier matches (a track fading in is heard before it dominates) and its end follows the line as long as
+// matches keep landing on it (the fade out).
+
+import { ANALYSIS_RATE } from './dsp.js';
+import {
+  entryPitch,
+  entrySpan,
+  entryTime,
+  FFT_SIZE,
+  FingerprintExtractor,
+  FRAME_SECONDS,
+  MAX_PITCH_SHIFT,
+  probeKeys,
+  type Quad,
+} from './fingerprint.js';
+import type { EntryVisitor, FingerprintIndex } from './fingerprint-index.js';
+
+const FRAMES_PER_SECOND = 1 / FRAME_SECONDS;
+/** A frame's time is its window's centre. */
+const FRAME_CENTRE = FFT_SIZE / 2 / ANALYSIS_RATE;
+export const frameToSeconds = (frame: number) => frame * FRAME_SECONDS + FRAME_CENTRE;
+
+export interface MatcherSettings {
+  blockSeconds: number;
+  /** Blocks per examined window. */
+  windowBlocks: number;
+  /** Blocks of matches kept for pushing a new segment's start back. */
+  historyBlocks: number;
+  /** Speeds considered: 1 ± this. */
+  maxSpeedChange: number;
+  /** Votes a place needs before it is verified. */
+  minVotes: number;
+  /** Distinct anchors (query time, reference time) on the line for a window to count. */
+  minAnchors: number;
+  /** Distinct seconds of the window the anchors must cover. */
+  minSeconds: number;
+  /** Distinct six-semitone bands the anchors' roots must cover. */
+  minBands: number;
+  /** Frames off the line a match may be. */
+  tolerance: number;
+  /** Anchors a whole detection needs. */
+  minDetectionAnchors: number;
+  /** Seconds without evidence after which a segment is closed. */
+  gapSeconds: number;
+}
+
+export const DEFAULT_MATCHER_SETTINGS: MatcherSettings = {
+  blockSeconds: 4,
+  windowBlocks: 4,
+  historyBlocks: 12,
+  maxSpeedChange: 0.12,
+  minVotes: 6,
+  minAnchors: 8,
+  minSeconds: 4,
+  minBands: 2,
+  tolerance: 4,
+  minDetectionAnchors: 14,
+  gapSeconds: 20,
+};
+
+/** A track found in the recording (times in seconds of the recording). */
+export interface RawDetection {
+  /** The track number the fingerprints were stored under. */
+  track: number;
+  start: number;
+  end: number;
+  /** 0 to 1. */
+  confidence: number;
+  /** Playback speed relative to the reference (1.05: 5% faster). */
+  speed: number;
+  /** Pitch shift in semitones (about 12 log2(speed) on a turntable, 0 with key lock). */
+  pitchShift: number;
+  /** Where in the reference the detection starts, seconds. */
+  referenceStart: number;
+  /** Distinct anchors that support it. */
+  anchors: number;
+}
+
+export interface RecognitionProgress {
+  /** Seconds of audio analysed so far. */
+  seconds: number;
+  /** Detections closed so far (more may follow; overlaps are resolved at the end). */
+  detections: number;
+}
+
+/** Matches of one block, as parallel arrays. */
+class MatchBlock {
+  track = new Uint32Array(1024);
+  queryTime = new Float32Array(1024);
+  referenceTime = new Float32Array(1024);
+  speed = new Float32Array(1024);
+  pitch = new Float32Array(1024);
+  rootPitch = new Float32Array(1024);
+  count = 0;
+
+  constructor(readonly index: number) {}
+
+  add(track: number, queryTime: number, referenceTime: number, speed: number, pitch: number, rootPitch: number) {
+    if (this.count === this.track.length) this.grow();
+    const i = this.count;
+    this.track[i] = track;
+    this.queryTime[i] = queryTime;
+    this.referenceTime[i] = referenceTime;
+    this.speed[i] = speed;
+    this.pitch[i] = pitch;
+    this.rootPitch[i] = rootPitch;
+    this.count += 1;
+  }
+
+  private grow() {
+    const size = this.track.length * 2;
+    const grow = <T extends Float32Array | Uint32Array>(array: T, make: (n: number) => T): T => {
+      const next = make(size);
+      next.set(array);
+      return next;
+    };
+    this.track = grow(this.track, (n) => new Uint32Array(n));
+    this.queryTime = grow(this.queryTime, (n) => new Float32Array(n));
+    this.referenceTime = grow(this.referenceTime, (n) => new Float32Array(n));
+    this.speed = grow(this.speed, (n) => new Float32Array(n));
+    this.pitch = grow(this.pitch, (n) => new Float32Array(n));
+    this.rootPitch = grow(this.rootPitch, (n) => new Float32Array(n));
+  }
+}
+
+interface Point {
+  q: number;
+  r: number;
+  v: number;
+  p: number;
+  root: number;
+}
+
+interface Line {
+  /** Reference time (frames) at query time `origin`. */
+  at: number;
+  origin: number;
+  speed: number;
+  pitch: number;
+}
+
+interface Segment {
+  track: number;
+  line: Line;
+  start: number;
+  end: number;
+  anchors: Set<number>;
+  windows: number;
+  referenceStart: number;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+
+const anchorKey = (q: number, r: number) => Math.round(q) * 524_288 + Math.round(r);
+const onLine = (line: Line, q: number, r: number, p: number, tolerance: number) =>
+  Math.abs(r - (line.at + line.speed * (q - line.origin))) <= tolerance && Math.abs(p - line.pitch) <= 0.7;
+
+/**
+ * One recognition run over one recording: `push` mono PCM chunks (any length), `finish` for the detections. Memory
+ * stays bounded (about the last minute of matches) however long the recording is.
+ */
+export class RecognitionSession {
+  private readonly extractor: FingerprintExtractor;
+  private readonly settings: MatcherSettings;
+  private readonly blockFrames: number;
+  private blocks: MatchBlock[] = [];
+  private current: MatchBlock;
+  private readonly open = new Map<number, Segment>();
+  private readonly closed: Segment[] = [];
+  private readonly keys: number[] = [];
+  private readonly visitor: EntryVisitor & { quad: Quad | null };
+  private samples = 0;
+  private matchCount = 0;
+  private lookups = 0;
+
+  constructor(
+    private readonly index: FingerprintIndex,
+    private readonly sampleRate: number,
+    private readonly options: { settings?: Partial<MatcherSettings>; onProgress?: (progress: RecognitionProgress) => void } = {},
+  ) {
+    this.settings = { ...DEFAULT_MATCHER_SETTINGS, ...options.settings };
+    this.blockFrames = Math.round(this.settings.blockSeconds * FRAMES_PER_SECOND);
+    this.current = new MatchBlock(0);
+    const session = this;
+    const minSpeed = 1 - this.settings.maxSpeedChange;
+    const maxSpeed = 1 + this.settings.maxSpeedChange;
+    this.visitor = {
+      quad: null,
+      visit(track: number, data: number) {
+        const quad = this.quad as Quad;
+        const speed = entrySpan(data) / quad.span;
+        if (speed < minSpeed || speed > maxSpeed) return;
+        const pitch = quad.pitch - entryPitch(data);
+        if (pitch > MAX_PITCH_SHIFT + 0.25 || pitch < -MAX_PITCH_SHIFT - 0.25) return;
+        // A turntable (pitch follows speed) or key lock (no pitch change): the span's speed is rough, hence the slack.
+        if (Math.abs(pitch) > 0.6 && Math.abs(pitch - 12 * Math.log2(speed)) > 0.9) return;
+        session.current.add(track, quad.time, entryTime(data), speed, pitch, quad.pitch);
+        session.matchCount += 1;
+      },
+    };
+    this.extractor = new FingerprintExtractor(sampleRate, 'query', (quad) => this.onQuad(quad));
+  }
+
+  /** Seconds of audio pushed so far. */
+  get seconds(): number {
+    return this.samples / this.sampleRate;
+  }
+
+  get stats() {
+    return { matches: this.matchCount, lookups: this.lookups };
+  }
+
+  push(samples: Float32Array) {
+    this.samples += samples.length;
+    this.extractor.push(samples);
+  }
+
+  finish(): RawDetection[] {
+    this.extractor.finish();
+    this.closeBlock();
+    // Windows that end after the last block, so the last seconds are examined like the others.
+    for (let extra = 1; extra < this.settings.windowBlocks; extra += 1) {
+      this.current = new MatchBlock(this.current.index + 1);
+      this.closeBlock();
+    }
+    for (const segment of this.open.values()) this.closed.push(segment);
+    this.open.clear();
+    return this.resolve();
+  }
+
+  private onQuad(quad: Quad) {
+    const blockIndex = Math.floor(quad.time / this.blockFrames);
+    while (blockIndex > this.current.index) {
+      this.closeBlock();
+      this.current = new MatchBlock(this.current.index + 1);
+    }
+    this.visitor.quad = quad;
+    for (const key of probeKeys(quad, this.keys)) {
+      this.lookups += 1;
+      this.index.lookup(key, this.visitor);
+    }
+  }
+
+  private closeBlock() {
+    const { settings } = this;
+    this.blocks.push(this.current);
+    if (this.blocks.length > settings.historyBlocks) this.blocks.shift();
+    const windowBlocks = this.blocks.slice(-settings.windowBlocks);
+    const origin = (this.current.index - settings.windowBlocks + 1) * this.blockFrames;
+    const windowEnd = (this.current.index + 1) * this.blockFrames;
+    const hits = this.examine(windowBlocks, origin);
+    const hitTracks = new Set<number>();
+    for (const hit of hits) {
+      hitTracks.add(hit.track);
+      this.accept(hit);
+    }
+    // Open segments without a verified window: follow their line through the newest block (fading out).
+    for (const segment of this.open.values()) {
+      if (hitTracks.has(segment.track)) continue;
+      const block = this.current;
+      let last = -1;
+      let count = 0;
+      for (let i = 0; i < block.count; i += 1) {
+        if (block.track[i] !== segment.track) continue;
+        const q = block.queryTime[i];
+        if (q > segment.end && onLine(segment.line, q, block.referenceTime[i], block.pitch[i], settings.tolerance * 2)) {
+          const key = anchorKey(q, block.referenceTime[i]);
+          if (!segment.anchors.has(key)) {
+            segment.anchors.add(key);
+            count += 1;
+            if (q > last) last = q;
+          }
+        }
+      }
+      if (count >= 2) segment.end = Math.max(segment.end, last);
+    }
+    for (const [track, segment] of this.open) {
+      if (segment.end < windowEnd - settings.gapSeconds * FRAMES_PER_SECOND) {
+        this.closed.push(segment);
+        this.open.delete(track);
+      }
+    }
+    this.options.onProgress?.({ seconds: this.seconds, detections: this.closed.length });
+  }
+
+  /** Verified (track, line) hits in the window starting at frame `origin`. */
+  private examine(blocks: MatchBlock[], origin: number): { track: number; line: Line; points: Point[] }[] {
+    const { settings } = this;
+    const binFrames = FRAMES_PER_SECOND;
+    const votes = new Map<number, number>();
+    for (const block of blocks) {
+      for (let i = 0; i < block.count; i += 1) {
+        const start = block.referenceTime[i] - block.speed[i] * (block.queryTime[i] - origin);
+        const key = block.track[i] * 8192 + Math.floor(start / binFrames) + 64;
+        votes.set(key, (votes.get(key) ?? 0) + 1);
+      }
+    }
+    // Per track, its best-voted place.
+    const best = new Map<number, { bin: number; votes: number }>();
+    for (const [key, count] of votes) {
+      if (count < settings.minVotes) continue;
+      const track = Math.floor(key / 8192);
+      const bin = key - track * 8192;
+      const around = count + Math.max(votes.get(key - 1) ?? 0, votes.get(key + 1) ?? 0);
+      const known = best.get(track);
+      if (!known || around > known.votes) best.set(track, { bin, votes: around });
+    }
+    const candidates = [...best.entries()].sort((a, b) => b[1].votes - a[1].votes).slice(0, 24);
+    if (candidates.length === 0) return [];
+    const wanted = new Map(candidates.map(([track, { bin }]) => [track, { bin, points: [] as Point[] }]));
+    for (const block of blocks) {
+      for (let i = 0; i < block.count; i += 1) {
+        const entry = wanted.get(block.track[i]);
+        if (!entry) continue;
+        const start = block.referenceTime[i] - block.speed[i] * (block.queryTime[i] - origin);
+        const bin = Math.floor(start / binFrames) + 64;
+        if (Math.abs(bin - entry.bin) > 1) continue;
+        entry.points.push({
+          q: block.queryTime[i],
+          r: block.referenceTime[i],
+          v: block.speed[i],
+          p: block.pitch[i],
+          root: block.rootPitch[i],
+        });
+      }
+    }
+    const hits: { track: number; line: Line; points: Point[] }[] = [];
+    for (const [track, { points }] of wanted) {
+      const verified = this.verify(points, origin);
+      if (verified) hits.push({ track, ...verified });
+    }
+    return hits;
+  }
+
+  /** Fits a line to the points and checks it is real music, not coincidence. */
+  private verify(points: Point[], origin: number): { line: Line; points: Point[] } | null {
+    const { settings } = this;
+    if (points.length < settings.minVotes) return null;
+    const maxSpeed = 1 + settings.maxSpeedChange;
+    const minSpeed = 1 - settings.maxSpeedChange;
+    let speed = median(points.map((p) => p.v));
+    let at = median(points.map((p) => p.r - speed * (p.q - origin)));
+    let inliers = points;
+    for (const tolerance of [3 * settings.tolerance, 2 * settings.tolerance, settings.tolerance]) {
+      inliers = points.filter((p) => Math.abs(p.r - (at + speed * (p.q - origin))) <= tolerance);
+      if (inliers.length < 3) return null;
+      // Least squares on the inliers, when they span enough time to tell the slope.
+      let sq = 0;
+      let sr = 0;
+      for (const p of inliers) {
+        sq += p.q - origin;
+        sr += p.r;
+      }
+      const mq = sq / inliers.length;
+      const mr = sr / inliers.length;
+      let sqq = 0;
+      let sqr = 0;
+      for (const p of inliers) {
+        sqq += (p.q - origin - mq) ** 2;
+        sqr += (p.q - origin - mq) * (p.r - mr);
+      }
+      const spread = Math.sqrt(sqq / inliers.length);
+      if (spread > 2 * FRAMES_PER_SECOND) speed = Math.min(maxSpeed, Math.max(minSpeed, sqr / sqq));
+      at = mr - speed * mq;
+    }
+    const pitch = median(inliers.map((p) => p.p));
+    inliers = inliers.filter((p) => Math.abs(p.p - pitch) <= 0.7);
+    const turntable = 12 * Math.log2(speed);
+    if (Math.abs(pitch) > 0.5 && Math.abs(pitch - turntable) > 0.5) return null;
+    const anchors = new Set<number>();
+    const seconds = new Set<number>();
+    const bands = new Set<number>();
+    for (const p of inliers) {
+      anchors.add(anchorKey(p.q, p.r));
+      seconds.add(Math.floor(p.q / FRAMES_PER_SECOND));
+      bands.add(Math.floor(p.root / 6));
+    }
+    if (anchors.size < settings.minAnchors || seconds.size < settings.minSeconds || bands.size < settings.minBands) return null;
+    return { line: { at, origin, speed, pitch }, points: inliers };
+  }
+
+  private accept(hit: { track: number; line: Line; points: Point[] }) {
+    const { settings } = this;
+    let first = Number.POSITIVE_INFINITY;
+    let last = Number.NEGATIVE_INFINITY;
+    for (const p of hit.points) {
+      if (p.q < first) first = p.q;
+      if (p.q > last) last = p.q;
+    }
+    let segment = this.open.get(hit.track);
+    if (!segment) {
+      segment = { track: hit.track, line: hit.line, start: first, end: last, anchors: new Set(), windows: 0, referenceStart: 0 };
+      this.open.set(hit.track, segment);
+      // Push the start back along the line through the earlier matches, while they keep coming (gaps under 4 s).
+      const earlier: number[] = [];
+      for (const block of this.blocks) {
+        for (let i = 0; i < block.count; i += 1) {
+          if (block.track[i] !== hit.track) continue;
+          const q = block.queryTime[i];
+          if (q < first && onLine(hit.line, q, block.referenceTime[i], block.pitch[i], settings.tolerance)) earlier.push(q);
+        }
+      }
+      earlier.sort((a, b) => b - a);
+      for (const q of earlier) {
+        if (segment.start - q > 4 * FRAMES_PER_SECOND) break;
+        segment.start = q;
+      }
+    }
+    segment.line = hit.line;
+    segment.windows += 1;
+    segment.end = Math.max(segment.end, last);
+    segment.start = Math.min(segment.start, first);
+    for (const p of hit.points) segment.anchors.add(anchorKey(p.q, p.r));
+  }
+
+  /** Closed segments to detections: weak ones dropped, and of two that mostly overlap, the stronger kept. */
+  private resolve(): RawDetection[] {
+    const { settings } = this;
+    const strong = this.closed
+      .filter((s) => s.anchors.size >= settings.minDetectionAnchors)
+      .sort((a, b) => b.anchors.size - a.anchors.size);
+    const kept: Segment[] = [];
+    for (const segment of strong) {
+      const length = Math.max(1, segment.end - segment.start);
+      const clash = kept.some((other) => {
+        const overlap = Math.min(other.end, segment.end) - Math.max(other.start, segment.start);
+        return overlap > 0.5 * length;
+      });
+      if (!clash) kept.push(segment);
+    }
+    return kept
+      .sort((a, b) => a.start - b.start)
+      .map((segment) => {
+        const { line } = segment;
+        return {
+          track: segment.track,
+          start: frameToSeconds(segment.start),
+          end: frameToSeconds(segment.end),
+          confidence: 1 - Math.exp(-segment.anchors.size / 40),
+          speed: line.speed,
+          pitchShift: line.pitch,
+          referenceStart: Math.max(0, frameToSeconds(line.at + line.speed * (segment.start - line.origin))),
+          anchors: segment.anchors.size,
+        };
+      });
+  }
+}
