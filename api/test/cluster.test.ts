@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import { createTestDatabase, dropTestDatabase } from './support/app.js';
 
 const API_DIR = join(import.meta.dirname, '..');
@@ -13,6 +13,8 @@ let databaseUrl: string;
 let dataDir: string;
 let child: ChildProcess;
 let url: string;
+/** Every JSON log record the product printed, from all of its processes. */
+const records: { pid: number; msg: string; request?: { url: string; status: number } }[] = [];
 
 beforeAll(async () => {
   databaseUrl = await createTestDatabase();
@@ -34,11 +36,19 @@ beforeAll(async () => {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   // Workers log where they listen; the primary logs when all are ready.
-  for await (const line of createInterface({ input: child.stdout ?? process.stdin })) {
-    const listening = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
-    if (listening?.[1]) url = listening[1];
-    if (line.includes('mixcrate is ready')) break;
-  }
+  const ready = new Promise<void>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`mixcrate exited (code ${code}) before it was ready`)));
+    createInterface({ input: child.stdout ?? process.stdin }).on('line', (line) => {
+      // Only log records are expected on stdout; anything else (a stray write) is no record.
+      if (!line.startsWith('{')) return;
+      const record = JSON.parse(line);
+      records.push(record);
+      const listening = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(record.msg);
+      if (listening?.[1]) url = listening[1];
+      if (record.msg === 'mixcrate is ready') resolve();
+    });
+  });
+  await ready;
 }, 120_000);
 
 afterAll(async () => {
@@ -69,6 +79,12 @@ test('WEB_CONCURRENCY=2 serves one port from two processes, and a stop ends them
     ),
   );
   expect(signUps).toEqual([201, 201, 201, 201, 201, 201]);
+  // Each process logs the requests it answered (with its pid): both workers answered some, the primary none.
+  const signUpLogs = () => records.filter((record) => record.request?.url === '/api/user/create-user');
+  await vi.waitFor(() => expect(signUpLogs()).toHaveLength(6));
+  const servingProcesses = new Set(signUpLogs().map((record) => record.pid));
+  expect(servingProcesses.size).toBe(2);
+  expect(servingProcesses.has(child.pid ?? 0)).toBe(false);
 
   child.kill('SIGTERM');
   const [code] = await once(child, 'exit');
