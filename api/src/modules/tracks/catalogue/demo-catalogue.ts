@@ -1,0 +1,173 @@
+/**
+ * The demo catalogue: about 2,400 invented tracks generated from a seed (the same on every machine, nothing shipped
+ * as a file), besides the demo world's 72 reference tracks, so lookup is useful on the first start. It holds the cases
+ * that make lookup hard: several versions of one title (original, extended, radio edit, remixes by other artists),
+ * artists with accents, "feat." credits, the same title by different artists, and near-identical titles.
+ */
+import { planWorld } from '../../../demo-world/plan.js';
+import { DEMO_SEED, Random, stableUuid } from '../../../demo-world/random.js';
+import type { Creator } from '../track.entity.js';
+import type { CatalogueInput } from './catalogue.inputs.js';
+import { CatalogueService, type EmSource, type WriteSummary } from './catalogue.service.js';
+
+/** The `source` of every demo catalogue track (its external id is its number). */
+export const DEMO_CATALOGUE_SOURCE = 'mixcrate-demo';
+/** Original works the generator writes; each gets one or more versions. */
+const WORKS = 1_150;
+
+const FIRST = [
+  'Zoë', 'Björn', 'José', 'Anaïs', 'Søren', 'Chloé', 'Renée', 'Joaquín', 'Małgorzata', 'Ümit', 'Ana', 'Kofi', 'Mia', 'Jonas',
+  'Aiko', 'Rafa', 'Zainab', 'Luca', 'Priya', 'Tomás', 'Inès', 'Malik', 'Sofia', 'Kenji', 'Amara', 'Noah', 'Léa', 'Diego',
+  'Yuna', 'Omar', 'Freya', 'Chidi', 'Elif', 'Marco', 'Nia', 'Sven', 'Leila', 'Hugo', 'Asha', 'Mateo', 'Ida', 'Tariq',
+  'Bruno', 'Céline', 'Dário', 'Émile', 'Fatou', 'Gaël', 'Håkon', 'Irène', 'Jürgen', 'Kasia', 'Lorenzo', 'Maëlle', 'Nuno',
+  'Oskar', 'Paulo', 'Ramón', 'Siobhán', 'Thiago', 'Valentina', 'Wojtek', 'Xavier', 'Yannick', 'Zeynep', 'Andrés', 'Benedikt',
+];
+const LAST = [
+  'Lefèvre', 'Ågren', 'Núñez', 'Müller', 'Østergaard', 'Çelik', 'Dvořák', 'Kraus', 'Mensah', 'Okafor', 'Silva', 'Tanaka',
+  'Novak', 'Haddad', 'Rossi', 'Patel', 'García', 'Berg', 'Dubois', 'Kim', 'Nkosi', 'Jensen', 'Costa', 'Moreau', 'Achebe',
+  'Lindqvist', 'Ortiz', 'Fernández', 'Gonçalves', 'Håland', 'Ibáñez', 'Jovanović', 'Kowalski', 'Løvold', 'Martín', 'Nowak',
+  'Oliveira', 'Pérez', 'Quintero', 'Rodríguez', 'Schäfer', 'Thérond', 'Uribe', 'Vázquez', 'Weiß', 'Yılmaz', 'Zieliński',
+  'Barros', 'Castillo', 'Delgado', 'Esposito', 'Fischer', 'Granger', 'Hoffmann', 'Ivanova', 'Keller', 'Laurent', 'Marsh',
+];
+const ALIAS_A = [
+  'Velvet', 'Night', 'Solar', 'Concrete', 'Polar', 'Deep', 'Hollow', 'Static', 'Neon', 'Glass', 'Paper', 'Golden', 'Lunar',
+  'Quiet', 'Silver', 'Crystal', 'Electric', 'Hidden', 'Analog', 'Tidal', 'Midnight', 'Amber', 'Cobalt', 'Copper', 'Crimson',
+  'Dusty', 'Eastern', 'Faded', 'Future', 'Indigo', 'Jade', 'Kinetic', 'Magnetic', 'Northern', 'Opal', 'Pale', 'Rapid',
+];
+const ALIAS_B = [
+  'Theory', 'Bus', 'Machine', 'Current', 'Garden', 'Drift', 'Parish', 'Bloom', 'Atlas', 'Palms', 'Lanterns', 'Choir',
+  'Collective', 'Society', 'Department', 'Orchestra', 'Assembly', 'Brothers', 'Sisters', 'Unit', 'Club', 'Motel', 'Signal',
+  'Tapes', 'Circuit', 'Foundation', 'Harbour', 'Kingdom', 'Mirage', 'Network', 'Outpost', 'Pilots', 'Radio', 'Safari',
+];
+const ADJECTIVES = [
+  'Midnight', 'Golden', 'Hazy', 'Electric', 'Velvet', 'Solar', 'Liquid', 'Neon', 'Quiet', 'Restless', 'Crystal', 'Dusty',
+  'Warm', 'Lunar', 'Hidden', 'Endless', 'Broken', 'Sacred', 'Silent', 'Burning', 'Frozen', 'Wild', 'Secret', 'Distant',
+  'Tender', 'Heavy', 'Bright', 'Lonely', 'Cosmic', 'Tropical', 'Urban', 'Ancient', 'Invisible', 'Infinite', 'Shallow',
+  'Hollow', 'Fading', 'Rising', 'Falling', 'Turquoise', 'Scarlet', 'Emerald', 'Violet', 'Saturday', 'Sunday', 'Summer',
+];
+const NOUNS = [
+  'Drive', 'Garden', 'Signal', 'Tide', 'Orbit', 'Harbour', 'Pulse', 'Window', 'Motion', 'Canyon', 'Rooftop', 'Circuit',
+  'Meadow', 'Lantern', 'Horizon', 'Echo', 'Dream', 'River', 'Fire', 'Heart', 'Shadow', 'Mirror', 'Voices', 'Rhythm',
+  'Groove', 'Paradise', 'Desert', 'Ocean', 'Thunder', 'Skyline', 'Highway', 'Feeling', 'Memory', 'Whisper', 'Island',
+  'Station', 'Machine', 'Temple', 'Jungle', 'Satellite', 'Compass', 'Mountain', 'Avenue', 'Dancer', 'Stranger', 'Fever',
+  'Lights', 'Waves', 'Stars', 'Bones', 'Wires', 'Streets', 'Colours', 'Rain', 'Smoke', 'Gravity', 'Season', 'Promise',
+];
+const VERBS = ['Hold', 'Take', 'Move', 'Lift', 'Follow', 'Free', 'Love', 'Feel', 'Save', 'Call', 'Show', 'Lead', 'Find', 'Leave'];
+const LABELS = [
+  'Fabric Loop', 'Quiet Room Records', 'Harbour Sound', 'Orbit Works', 'Sunday Service', 'Dust & Groove', 'Lunar Tapes',
+  'Warehouse 9', 'Velvet Unit', 'Open Field', 'Tropic Archive', 'Night Market', 'Balearic Post', 'Concrete Bloom Music',
+  'Deep Wave Recordings', 'Südwerk', 'Éditions Nocturnes', 'Raíz Records', 'Kölsch Tonträger', 'Afterhours Society',
+];
+
+/** An invented artist name: a person (often with accents), an alias, a duo, or "DJ"/"The" forms. */
+function artistName(random: Random): string {
+  const roll = random.next();
+  if (roll < 0.45) return `${random.pick(FIRST)} ${random.pick(LAST)}`;
+  if (roll < 0.75) return `${random.pick(ALIAS_A)} ${random.pick(ALIAS_B)}`;
+  if (roll < 0.85) return `${random.pick(LAST)} & ${random.pick(LAST)}`;
+  if (roll < 0.93) return `DJ ${random.pick(FIRST)}`;
+  return `The ${random.pick(ALIAS_A)} ${random.pick(ALIAS_B)}`;
+}
+
+function titleOf(random: Random): string {
+  const roll = random.next();
+  if (roll < 0.4) return `${random.pick(ADJECTIVES)} ${random.pick(NOUNS)}`;
+  if (roll < 0.55) return random.pick(NOUNS);
+  if (roll < 0.67) return `${random.pick(NOUNS)} of ${random.pick(NOUNS)}`;
+  if (roll < 0.77) return `${random.pick(VERBS)} Me ${random.pick(['Higher', 'Closer', 'Home', 'Down', 'Now', 'Tonight'])}`;
+  if (roll < 0.87) return `The ${random.pick(ADJECTIVES)} ${random.pick(NOUNS)}`;
+  return `${random.pick(ADJECTIVES)} ${random.pick(ADJECTIVES)} ${random.pick(NOUNS)}`;
+}
+
+const creator = (name: string): Creator => ({ id: stableUuid(`demo-artist:${name}`), name });
+
+interface Work {
+  artists: string[];
+  featured: string | null;
+  title: string;
+  label: string;
+  year: number;
+}
+
+/** Every demo catalogue track, in a fixed order (external id = its index). Deterministic from `seed`. */
+export function demoCatalogue(seed = DEMO_SEED): CatalogueInput[] {
+  const random = new Random(`catalogue:${seed}`);
+  const artists = [...new Set(Array.from({ length: 520 }, () => artistName(random)))];
+  const works: Work[] = [];
+  // The demo world's references get more versions too: their artists and titles are the ones the mixes play.
+  for (const reference of planWorld().references) {
+    const bare = reference.title.replace(/\s*\(.*\)$/, '');
+    works.push({ artists: reference.creators.slice(0, 1), featured: null, title: bare, label: reference.label, year: 2024 });
+  }
+  const titlesSoFar: string[] = [];
+  for (let index = 0; index < WORKS; index += 1) {
+    // One work in six takes a title another artist already used (the same title by different artists).
+    const title = titlesSoFar.length > 20 && random.chance(1 / 6) ? random.pick(titlesSoFar) : titleOf(random);
+    titlesSoFar.push(title);
+    const main = random.pick(artists);
+    works.push({
+      artists: random.chance(0.08) ? [main, random.pick(artists)] : [main],
+      featured: random.chance(0.2) ? random.pick(artists) : null,
+      title,
+      label: random.pick(LABELS),
+      year: random.int(2012, 2026),
+    });
+  }
+  const tracks: CatalogueInput[] = [];
+  const add = (work: Work, suffix: string, fresh: boolean) => {
+    const n = tracks.length;
+    const month = random.int(1, 12);
+    const day = random.int(1, 28);
+    const newRelease = fresh && random.chance(0.3);
+    const featuredPart = work.featured && random.chance(0.5) ? ` (feat. ${work.featured})` : '';
+    const creators = [...work.artists, ...(work.featured && !featuredPart ? [work.featured] : [])].map(creator);
+    tracks.push({
+      id: stableUuid(`catalogue:${seed}:${n}`),
+      source: DEMO_CATALOGUE_SOURCE,
+      externalId: String(n),
+      title: `${work.title}${featuredPart}${suffix}`,
+      creators,
+      label: { id: stableUuid(`demo-label:${work.label}`), name: work.label },
+      cover: null,
+      releaseDate: newRelease ? null : `${work.year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`,
+      buy: !newRelease && random.chance(0.85),
+      newRelease,
+    });
+  };
+  works.forEach((work, index) => {
+    const isReference = index < 72;
+    const fresh = work.year >= 2025;
+    if (!isReference) add(work, random.chance(0.4) ? ' (Original Mix)' : '', fresh);
+    if (random.chance(isReference ? 0.6 : 0.4)) add(work, random.pick([' (Extended Mix)', ' - Extended Mix', ' (Extended Version)']), fresh);
+    if (random.chance(0.12)) add(work, random.pick([' (Radio Edit)', ' - Radio Edit']), fresh);
+    if (random.chance(0.07)) add(work, random.pick([' (Dub Mix)', ' (Instrumental)', ' (VIP Mix)', ' (Club Mix)']), fresh);
+    const remixes = random.chance(isReference ? 0.7 : 0.35) ? (random.chance(0.35) ? 2 : 1) : 0;
+    const remixers = random.sample(artists.filter((name) => !work.artists.includes(name)), remixes);
+    for (const remixer of remixers) {
+      add(work, random.pick([` (${remixer} Remix)`, ` (${remixer} Remix)`, ` - ${remixer} Remix`, ` (${remixer} Edit)`, ` (${remixer} Rework)`]), fresh);
+    }
+  });
+  return tracks;
+}
+
+/**
+ * Loads the demo catalogue (idempotent: tracks are written by external id, so a second call changes nothing) and
+ * indexes every catalogue track not yet indexed (the demo world's references included). Quick when already loaded.
+ */
+export async function loadDemoCatalogue(source: EmSource): Promise<WriteSummary> {
+  const service = new CatalogueService(source);
+  const tracks = demoCatalogue();
+  const em = 'em' in source ? source.em.fork() : source.fork();
+  const [row] = await em.execute<{ n: string }[]>('select count(*) as n from track where external_source = ?', [DEMO_CATALOGUE_SOURCE]);
+  const summary: WriteSummary = { created: 0, updated: 0, unchanged: 0 };
+  if (Number(row?.n ?? 0) !== tracks.length) {
+    for (let start = 0; start < tracks.length; start += 1000) {
+      const part = await service.write(tracks.slice(start, start + 1000));
+      summary.created += part.created;
+      summary.updated += part.updated;
+      summary.unchanged += part.unchanged;
+    }
+  } else summary.unchanged = tracks.length;
+  await service.indexPending();
+  return summary;
+}
