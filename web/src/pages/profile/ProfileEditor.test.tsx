@@ -5,22 +5,29 @@ import { useEffect, useRef } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ProfileFieldsFragment } from '../../gql/graphql';
 import { ProfileEditor } from './ProfileEditor';
+import { cropToSquareJpeg } from './profile-image';
 
-// jsdom decodes no images, so the cropper reports a crop at once and the canvas step hands back a small JPEG.
+// jsdom decodes no images and has no canvas: the cropper reports a crop at once and the canvas step (which
+// e2e/profile-image-crop.e2e.test.ts checks in Chromium) hands back a stand-in JPEG. What is checked here is that the
+// editor crops the chosen image to the area the cropper reported, and sends what the crop gave back.
+const { CROP_PIXELS, CROPPED } = vi.hoisted(() => ({
+  CROP_PIXELS: { x: 40, y: 10, width: 300, height: 300 },
+  CROPPED: new Blob(['cropped jpeg'], { type: 'image/jpeg' }),
+}));
 vi.mock('react-easy-crop', () => ({
   default: function FakeCropper({ onCropComplete }: { onCropComplete(area: unknown, pixels: unknown): void }) {
     const reported = useRef(false);
     useEffect(() => {
       if (reported.current) return;
       reported.current = true;
-      onCropComplete({ x: 0, y: 0, width: 100, height: 100 }, { x: 0, y: 0, width: 400, height: 400 });
+      onCropComplete({ x: 10, y: 2.5, width: 75, height: 75 }, CROP_PIXELS);
     });
     return <div data-testid="cropper" />;
   },
 }));
 vi.mock('./profile-image', async (importOriginal) => ({
   ...(await importOriginal<typeof import('./profile-image')>()),
-  cropToSquareJpeg: vi.fn(async () => new Blob(['jpeg'], { type: 'image/jpeg' })),
+  cropToSquareJpeg: vi.fn(async () => CROPPED),
 }));
 
 const ANA: ProfileFieldsFragment = {
@@ -55,7 +62,8 @@ const imageInput = () => screen.getByLabelText('Choose image');
 const file = (name: string, bytes = 10, type = 'image/png') => new File([new Uint8Array(bytes)], name, { type });
 
 beforeEach(() => {
-  URL.createObjectURL = vi.fn(() => 'blob:chosen');
+  vi.mocked(cropToSquareJpeg).mockClear();
+  URL.createObjectURL = vi.fn((object: Blob) => (object === CROPPED ? 'blob:cropped' : 'blob:chosen'));
   URL.revokeObjectURL = vi.fn();
 });
 afterEach(() => {
@@ -148,14 +156,15 @@ describe('profile editor: image rules', () => {
     expect(screen.queryByAltText('Your profile')).toBeNull();
   });
 
-  it('crops, then saves the square JPEG with the file name stripped of non-word characters, and the fields', async () => {
+  it('crops the chosen image to the area picked, then sends that JPEG named without non-word characters, and the fields', async () => {
     const fetchMock = vi.fn(async () => new Response('{}', { status: 200 }));
     vi.stubGlobal('fetch', fetchMock);
     const { user, onDone } = renderEditor();
 
     await user.upload(imageInput(), file('my photo (1)!.PNG'));
     await user.click(screen.getByRole('button', { name: 'Done' }));
-    expect((await screen.findByAltText('Your profile')).getAttribute('src')).toBe('blob:chosen');
+    expect((await screen.findByAltText('Your profile')).getAttribute('src')).toBe('blob:cropped');
+    expect(cropToSquareJpeg).toHaveBeenCalledExactlyOnceWith('blob:chosen', CROP_PIXELS);
 
     await user.clear(screen.getByLabelText('Display name'));
     await user.type(screen.getByLabelText('Display name'), '  Ana B ');
@@ -171,7 +180,10 @@ describe('profile editor: image rules', () => {
     expect(form.get('display_name')).toBe('Ana B');
     expect(form.get('user_type')).toBe('dj-creator');
     expect(form.get('bio')).toBe('Deep house');
-    expect((form.get('profile_image') as File).name).toBe('myphoto1.jpg');
+    const sent = form.get('profile_image') as File;
+    expect(sent.name).toBe('myphoto1.jpg');
+    expect(sent.type).toBe('image/jpeg');
+    expect(await sent.text()).toBe('cropped jpeg');
   });
 
   it("shows the server's message when saving fails, and stays open", async () => {
