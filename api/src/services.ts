@@ -18,6 +18,7 @@ import type { StorageDriver } from './modules/media/storage.js';
 import { createStorage } from './modules/media/storage-factory.js';
 import { WaveformService } from './modules/media/waveform.service.js';
 import { MixesService } from './modules/mixes/mixes.service.js';
+import { TracksService } from './modules/tracks/tracks.service.js';
 import { UsersService } from './modules/users/users.service.js';
 
 export interface Services {
@@ -27,6 +28,7 @@ export interface Services {
   auth: AuthService;
   users: UsersService;
   mixes: MixesService;
+  tracks: TracksService;
   library: LibraryService;
   follows: FollowsService;
   listens: ListensService;
@@ -68,6 +70,7 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
     auth,
     users: new UsersService(orm, storage),
     mixes,
+    tracks: new TracksService(orm),
     library: new LibraryService(orm, mixes),
     follows: new FollowsService(orm),
     listens: new ListensService(orm),

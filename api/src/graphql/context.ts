@@ -1,16 +1,10 @@
 import type { Viewer } from '../modules/auth/tokens.js';
 import type { Services } from '../services.js';
-import { UnauthenticatedError } from '../shared/errors.js';
 
 export interface GraphQLContext {
   viewer: Viewer | null;
   ip: string;
   services: Services;
-}
-
-export function requireViewer(context: GraphQLContext): Viewer {
-  if (!context.viewer) throw new UnauthenticatedError();
-  return context.viewer;
 }
 
 /** The token from an `Authorization: Bearer` header (HTTP) or a graphql-ws connection parameter. */

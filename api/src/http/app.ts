@@ -8,7 +8,7 @@ import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastif
 import fastifyCompress from '@fastify/compress';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { GraphQLError, parse, specifiedRules, validate } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import pino from 'pino';
@@ -28,6 +28,7 @@ import { sendError } from './errors.js';
 import { isMediaRequest, mediaDelivery, mediaDeliveryRoutes } from './media-delivery.js';
 import { serverRenderer } from './server-render.js';
 import { shareCardFor, webPages } from './share-meta.js';
+import { viewerOf } from './viewer.js';
 
 export interface AppOptions {
   logger?: FastifyBaseLogger;
@@ -35,9 +36,9 @@ export interface AppOptions {
   webRoot?: string;
 }
 
-async function graphqlViewer(services: Services, token: string | null) {
+async function graphqlViewer(services: Services, request: FastifyRequest) {
   try {
-    return await viewerFromToken(services, token);
+    return await viewerOf(services, request);
   } catch (error) {
     if (error instanceof DomainError)
       throw new GraphQLError(error.message, { extensions: { code: error.code, http: { status: error.status } } });
@@ -100,7 +101,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(fastifyApollo(apollo), {
     path: '/graphql',
     context: async (request) => ({
-      viewer: await graphqlViewer(services, bearerToken(request.headers.authorization)),
+      viewer: await graphqlViewer(services, request),
       ip: request.ip,
       services,
     }),

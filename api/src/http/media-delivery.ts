@@ -4,8 +4,8 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fresh from 'fresh';
 import rangeParser from 'range-parser';
 import { bearerToken } from '../graphql/context.js';
-import type { FileAccess } from '../modules/media/media.service.js';
 import { type ByteRange, contentTypeOf, parseObjectKey, type StoredObject } from '../modules/media/storage.js';
+import type { FileAccess } from '../modules/mixes/mix.policy.js';
 import type { Services } from '../services.js';
 import type { ErrorBody } from './errors.js';
 

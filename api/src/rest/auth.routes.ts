@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { messagesOf } from '../modules/auth/auth.service.js';
+import { viewerOf } from '../http/viewer.js';
+import { authMessages } from '../modules/auth/auth.errors.js';
+import { requireViewer } from '../modules/auth/auth.policy.js';
 import type { Services } from '../services.js';
-import { bodyOf, requireViewer } from './request.js';
+import { bodyOf } from './request.js';
 
 /** SPEC §7 auth rows: sign-up, sign-in, password check/change, reset by email. */
 export function authRoutes(services: Services) {
@@ -32,16 +34,16 @@ export function authRoutes(services: Services) {
     });
 
     app.post('/user/check-password', async (request) => {
-      const viewer = await requireViewer(services, request);
+      const viewer = requireViewer(await viewerOf(services, request));
       await services.auth.checkPassword(viewer.id, bodyOf(request).password);
-      return { message: messagesOf.passwordCorrect };
+      return { message: authMessages.passwordCorrect };
     });
 
     app.put('/user/update-password', async (request) => {
-      const viewer = await requireViewer(services, request);
+      const viewer = requireViewer(await viewerOf(services, request));
       const body = bodyOf(request);
       await services.auth.changePassword(viewer.id, { oldPassword: body.password ?? body.oldPassword, newPassword: body.newPassword });
-      return { message: messagesOf.passwordUpdated };
+      return { message: authMessages.passwordUpdated };
     });
   };
 }

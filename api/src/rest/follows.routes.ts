@@ -1,22 +1,23 @@
 import type { FastifyInstance } from 'fastify';
+import { viewerOf } from '../http/viewer.js';
+import { requireViewer } from '../modules/auth/auth.policy.js';
 import type { FollowDirection } from '../modules/follows/follows.service.js';
 import type { Services } from '../services.js';
 import { userWire } from './presenters.js';
-import { requireViewer } from './request.js';
 
 /** SPEC §7 follow rows: the toggle and the member's own follow lists (20 a page, from page 1). */
 export function followRoutes(services: Services) {
   const { follows } = services;
   return async (app: FastifyInstance) => {
     app.get<{ Params: { id: string } }>('/user/follow/:id', async (request) => {
-      const viewer = await requireViewer(services, request);
+      const viewer = requireViewer(await viewerOf(services, request));
       return { code: await follows.toggle(viewer.id, request.params.id) };
     });
 
     for (const direction of ['following', 'followers'] satisfies FollowDirection[]) {
       app.get<{ Params: { user_name: string; page: string } }>(`/user/get-${direction}/:user_name/:page`, async (request) => {
-        const viewer = await requireViewer(services, request);
-        const page = await follows.page(request.params.user_name, direction, request.params.page, viewer.id, true);
+        const viewer = requireViewer(await viewerOf(services, request));
+        const page = await follows.page(request.params.user_name, direction, { page: request.params.page }, viewer.id);
         return {
           count: page.count,
           results: page.results.map((entry) => ({ user: userWire(services, entry.user), distance: entry.distanceKm })),

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { MAX_PAGE_SIZE } from '../modules/mixes/mixes.service.js';
+import { viewerOf } from '../http/viewer.js';
+import { requireViewer } from '../modules/auth/auth.policy.js';
+import { SAVED_MIXES_PAGE_SIZE } from '../modules/library/library.inputs.js';
 import type { Services } from '../services.js';
-import { InvalidInputError } from '../shared/errors.js';
 import { mixesWire, savedTrackWire } from './mixes.presenters.js';
-import { bodyOf, requireViewer } from './request.js';
+import { bodyOf } from './request.js';
 
 /** The SPEC sends a saved track's id as `trackId`; get-tracks-by-id may send several as `trackIds`. */
 function trackIdsOf(body: Record<string, unknown>): unknown {
@@ -16,22 +17,20 @@ export function libraryRoutes(services: Services) {
   const { library } = services;
   return async (app: FastifyInstance) => {
     app.post<{ Params: { id: string } }>('/user/save-mix/:id', async (request) => {
-      const viewer = await requireViewer(services, request);
+      const viewer = requireViewer(await viewerOf(services, request));
       await library.saveMix(viewer.id, request.params.id);
       return { message: 'Mix saved', saved: true, mix_id: request.params.id };
     });
 
     app.post<{ Params: { id: string } }>('/user/remove-saved-mix/:id', async (request) => {
-      const viewer = await requireViewer(services, request);
+      const viewer = requireViewer(await viewerOf(services, request));
       await library.removeSavedMix(viewer.id, request.params.id);
       return { message: 'Mix removed from saved mixes', saved: false, mix_id: request.params.id };
     });
 
     app.get<{ Querystring: { page?: string } }>('/user/saved-mixes-by-me', async (request) => {
-      const viewer = await requireViewer(services, request);
-      const page = request.query.page === undefined ? 0 : Number(request.query.page);
-      if (!Number.isInteger(page) || page < 0) throw new InvalidInputError('page must be a whole number from 0');
-      const saved = await library.savedMixes(viewer.id, { first: MAX_PAGE_SIZE, offset: page * MAX_PAGE_SIZE });
+      const viewer = requireViewer(await viewerOf(services, request));
+      const saved = await library.savedMixes(viewer.id, { page: request.query.page, limit: SAVED_MIXES_PAGE_SIZE });
       return { saved_mixes_by_me: await mixesWire(services, saved.items, viewer.id), count: await saved.totalCount };
     });
 
@@ -40,22 +39,22 @@ export function libraryRoutes(services: Services) {
     });
 
     app.post('/user/save-track', async (request) => {
-      const viewer = await requireViewer(services, request);
+      const viewer = requireViewer(await viewerOf(services, request));
       return savedTracksAnswer(viewer.id, await library.saveTrack(viewer.id, bodyOf(request).trackId));
     });
 
     app.post('/user/remove-track', async (request) => {
-      const viewer = await requireViewer(services, request);
+      const viewer = requireViewer(await viewerOf(services, request));
       return savedTracksAnswer(viewer.id, await library.removeSavedTrack(viewer.id, bodyOf(request).trackId));
     });
 
     app.post('/user/get-tracks-by-id', async (request) => {
-      const viewer = await requireViewer(services, request);
+      const viewer = requireViewer(await viewerOf(services, request));
       return savedTracksAnswer(viewer.id, await library.savedTracks(viewer.id, trackIdsOf(bodyOf(request))));
     });
 
     app.post('/user/save-current-mix', async (request) => {
-      const viewer = await requireViewer(services, request);
+      const viewer = requireViewer(await viewerOf(services, request));
       const body = bodyOf(request);
       // The player may send the whole mix it holds, or just its id.
       const currentMix =

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import { viewerOf } from '../http/viewer.js';
+import { requireViewer } from '../modules/auth/auth.policy.js';
 import type { ListenRecord } from '../modules/listens/listens.service.js';
 import type { Services } from '../services.js';
-import { bodyOf, optionalViewer, requireViewer } from './request.js';
+import { bodyOf } from './request.js';
 
 /** SPEC listen record: user, timestamps.start, timestamps.end. */
 const listenWire = (listen: ListenRecord) => ({
@@ -16,22 +18,22 @@ export function listenRoutes(services: Services) {
   const { listens } = services;
   return async (app: FastifyInstance) => {
     app.post<{ Params: { id: string } }>('/mix/play/:id', async (request) => {
-      const viewer = await optionalViewer(services, request);
+      const viewer = await viewerOf(services, request);
       return { play_count: await listens.play(request.params.id, viewer?.id ?? null) };
     });
 
     app.post<{ Params: { id: string } }>('/mix/add-new-listen/:id', async (request) => {
-      const viewer = await requireViewer(services, request);
+      const viewer = requireViewer(await viewerOf(services, request));
       return listenWire(await listens.start(request.params.id, viewer.id, bodyOf(request).start));
     });
 
     app.post<{ Params: { id: string } }>('/mix/pause/:id', async (request) => {
-      const viewer = await requireViewer(services, request);
+      const viewer = requireViewer(await viewerOf(services, request));
       return listenWire(await listens.end(request.params.id, viewer.id, bodyOf(request).end));
     });
 
     app.post<{ Params: { id: string } }>('/mix/pause-listen/:id', async (request) => {
-      const viewer = await requireViewer(services, request);
+      const viewer = requireViewer(await viewerOf(services, request));
       return listenWire(await listens.end(request.params.id, viewer.id));
     });
 
@@ -41,7 +43,7 @@ export function listenRoutes(services: Services) {
     });
 
     app.get<{ Params: { id: string } }>('/mix/listeners/:id', async (request) => {
-      const viewer = await requireViewer(services, request);
+      const viewer = requireViewer(await viewerOf(services, request));
       return { listeners: (await listens.records(request.params.id, viewer.id)).map(listenWire) };
     });
   };

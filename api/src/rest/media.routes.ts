@@ -1,12 +1,13 @@
 import { Socket } from 'node:net';
 import type { Multipart } from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { viewerOf } from '../http/viewer.js';
+import { requireViewer } from '../modules/auth/auth.policy.js';
 import { MP3_MAX_BYTES } from '../modules/media/audio.js';
 import type { UploadPart } from '../modules/media/media.service.js';
-import { FOLDERS, objectKey } from '../modules/media/storage.js';
 import type { IMix } from '../modules/mixes/mix.entity.js';
 import type { Services } from '../services.js';
-import { bodyOf, requireViewer } from './request.js';
+import { bodyOf } from './request.js';
 
 const FORM_LIMITS = {
   // Our own checks refuse an MP3 at 300 MB and a cover at 5 MB with the SPEC's words; busboy's cap is only a backstop.
@@ -52,8 +53,8 @@ const draftWire = (services: Services, mix: IMix) => ({
   _id: mix.id,
   title: mix.title,
   genre: mix.genre,
-  cover: services.storage.publicUrl(objectKey(FOLDERS.mixImages, mix.cover)),
-  mp3: services.storage.publicUrl(objectKey(FOLDERS.mixAudio, mix.mp3)),
+  cover: services.mixes.coverUrl(mix),
+  mp3: services.mixes.audioUrl(mix),
   duration: mix.durationSeconds,
   createdAt: mix.createdAt.toISOString(),
 });
@@ -63,7 +64,7 @@ export function mediaRoutes(services: Services) {
   const { media, config } = services;
   return async (app: FastifyInstance) => {
     app.post('/mix/create-mix', async (request, reply) => {
-      const viewer = await requireViewer(services, request);
+      const viewer = requireViewer(await viewerOf(services, request));
       const release = guardIdleUpload(request, config.UPLOAD_IDLE_TIMEOUT_MS);
       try {
         const clientGone = () => request.raw.socket instanceof Socket && request.raw.socket.destroyed;

@@ -1,10 +1,11 @@
 import type { SavedTrackView } from '../modules/library/library.service.js';
+import type { MixView } from '../modules/mixes/mix.views.js';
 import { expiringInDays, isExpired, isNewUpload } from '../modules/mixes/mix-lifecycle.js';
-import type { MixTrackView, MixView, TrackView } from '../modules/mixes/mixes.service.js';
+import type { MixTrackView, TrackView } from '../modules/tracks/tracks.service.js';
 import type { Services } from '../services.js';
 import { locationWire } from './presenters.js';
 
-/** A mix to show, with what the viewer's own request knows about it. */
+/** A mix to show, with its distance as the service answered it (the service applies who may see a distance). */
 export interface MixShown {
   mix: MixView;
   distanceKm: number | null;
@@ -50,7 +51,7 @@ export function savedTrackWire(saved: SavedTrackView) {
  */
 export async function mixesWire(services: Services, shown: MixShown[], viewerId: string | null) {
   const ids = shown.map((item) => item.mix.id);
-  const [tracks, savers] = await Promise.all([services.mixes.tracksOf(ids), services.library.saversOf(ids)]);
+  const [tracks, savers] = await Promise.all([services.tracks.tracklistsOf(ids), services.library.saversOf(ids)]);
   const now = new Date();
   return shown.map(({ mix, distanceKm }) => {
     const isOwner = viewerId === mix.owner.id;
@@ -79,7 +80,7 @@ export async function mixesWire(services: Services, shown: MixShown[], viewerId:
       isOwner,
       ExpiringIn: expiringInDays(mix, now),
       isExpired: isExpired(mix, now),
-      distance: isOwner ? null : distanceKm,
+      distance: distanceKm,
     };
   });
 }

@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { DEFAULT_PAGE_SIZE, type TracklistEntry } from '../modules/mixes/mixes.service.js';
+import { viewerOf } from '../http/viewer.js';
+import { requireViewer } from '../modules/auth/auth.policy.js';
+import type { TracklistEntry } from '../modules/mixes/mix.inputs.js';
 import type { Services } from '../services.js';
-import { InvalidInputError, NotFoundError } from '../shared/errors.js';
+import { NotFoundError } from '../shared/errors.js';
 import { mixesWire, mixTrackWire, mixWire } from './mixes.presenters.js';
-import { type Body, bodyOf, optionalViewer, requireViewer } from './request.js';
+import { type Body, bodyOf } from './request.js';
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -29,13 +31,6 @@ function tracklistEntryOf(raw: unknown): TracklistEntry {
 
 const mixIdOf = (body: Body) => body.mix_id ?? body.id;
 
-/** A page number from the path (0 is the first page). */
-function pageNumber(value: string): number {
-  const page = Number(value);
-  if (!Number.isInteger(page) || page < 0) throw new InvalidInputError('page must be a whole number from 0');
-  return page;
-}
-
 /** The SPEC's mix pages answer `mix_found: false` with the reason when there is no such mix (or it was removed). */
 function mixNotFound(reply: FastifyReply, error: NotFoundError) {
   return reply.status(404).send({ mix_found: false, err: error.message, error: error.message, message: error.message, status: 404 });
@@ -48,13 +43,11 @@ export function mixRoutes(services: Services) {
     // The SPEC's carousel shows "n of count"; rather than every match at once, the body may page with `page` (from 0)
     // and `limit` (1 to 50, default 20). `count` is always the total.
     app.post('/mix/get-mixes-by-genre-and-distance', async (request) => {
-      const viewer = await optionalViewer(services, request);
+      const viewer = await viewerOf(services, request);
       const body = bodyOf(request);
-      const limit = body.limit ?? DEFAULT_PAGE_SIZE;
-      const page = body.page === undefined ? 0 : Number(body.page);
       const found = await mixes.feed({ genre: body.genre, radiusKm: body.search_radius, from: body.from_point }, viewer?.id ?? null, {
-        first: limit,
-        offset: typeof limit === 'number' ? page * limit : 0,
+        page: body.page,
+        limit: body.limit,
       });
       return { data: await mixesWire(services, found.items, viewer?.id ?? null), count: await found.totalCount };
     });
@@ -62,9 +55,9 @@ export function mixRoutes(services: Services) {
     app.get<{ Params: { user_name: string; page: string }; Querystring: { mix_id_to_exclude?: string } }>(
       '/mix/by-user/:user_name/:page',
       async (request) => {
-        const viewer = await optionalViewer(services, request);
-        const offset = pageNumber(request.params.page) * DEFAULT_PAGE_SIZE;
-        const found = await mixes.byUser(request.params.user_name, viewer?.id ?? null, { offset }, request.query.mix_id_to_exclude);
+        const viewer = await viewerOf(services, request);
+        const page = { page: request.params.page };
+        const found = await mixes.byUser(request.params.user_name, viewer?.id ?? null, page, request.query.mix_id_to_exclude);
         return { mixes: await mixesWire(services, found.items, viewer?.id ?? null), count: await found.totalCount };
       },
     );
@@ -80,13 +73,13 @@ export function mixRoutes(services: Services) {
     });
 
     app.get<{ Params: { id: string } }>('/mix/upload/:id', async (request) => {
-      const viewer = await requireViewer(services, request);
+      const viewer = requireViewer(await viewerOf(services, request));
       const mix = await mixes.draftForPayment(viewer.id, request.params.id);
       return { current_mix: await mixWire(services, { mix, distanceKm: null }, viewer.id) };
     });
 
     app.post('/mix/update-mix', async (request) => {
-      const viewer = await requireViewer(services, request);
+      const viewer = requireViewer(await viewerOf(services, request));
       const body = bodyOf(request);
       const entries = Array.isArray(body.tracks) ? body.tracks.map(tracklistEntryOf) : body.tracks;
       const tracklist = await mixes.setTracklist(viewer.id, mixIdOf(body), entries);
@@ -94,14 +87,14 @@ export function mixRoutes(services: Services) {
     });
 
     app.post('/mix/publish-mix', async (request) => {
-      const viewer = await requireViewer(services, request);
+      const viewer = requireViewer(await viewerOf(services, request));
       const body = bodyOf(request);
       const mix = await mixes.publish(viewer.id, mixIdOf(body), body.code);
       return { message: 'Mix published', current_mix: await mixWire(services, { mix, distanceKm: null }, viewer.id) };
     });
 
     app.get<{ Params: { id: string } }>('/mix/:id', async (request, reply) => {
-      const viewer = await requireViewer(services, request);
+      const viewer = requireViewer(await viewerOf(services, request));
       try {
         const detail = await mixes.detail(request.params.id, viewer.id);
         return await mixWire(services, detail, viewer.id);
@@ -112,7 +105,7 @@ export function mixRoutes(services: Services) {
     });
 
     app.patch<{ Params: { id: string } }>('/user/deactivate-mix/:id', async (request) => {
-      const viewer = await requireViewer(services, request);
+      const viewer = requireViewer(await viewerOf(services, request));
       await mixes.deactivate(viewer.id, request.params.id);
       return { message: 'Mix deactivated', _id: request.params.id };
     });

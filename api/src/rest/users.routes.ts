@@ -1,11 +1,13 @@
 import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ProfileChanges } from '../modules/users/users.service.js';
+import { viewerOf } from '../http/viewer.js';
+import { requireViewer } from '../modules/auth/auth.policy.js';
+import type { ProfileChanges } from '../modules/users/user.inputs.js';
 import type { Services } from '../services.js';
 import { InvalidInputError, PayloadTooLargeError } from '../shared/errors.js';
 import { PROFILE_IMAGE } from '../shared/validation.js';
 import { libraryIdsWire, loggedInUserWire, memberSummaryWire, userWire } from './presenters.js';
-import { bodyOf, optionalViewer, requireViewer } from './request.js';
+import { bodyOf } from './request.js';
 
 export const PROFILE_IMAGE_MAX_BYTES = PROFILE_IMAGE.maxBytes;
 const PROFILE_FIELDS = { display_name: 'displayName', user_type: 'userType', bio: 'bio' } as const;
@@ -47,7 +49,7 @@ export function userRoutes(services: Services) {
   const { users } = services;
   return async (app: FastifyInstance) => {
     app.get('/user/logged-in-user', async (request) => {
-      const viewer = await requireViewer(services, request);
+      const viewer = requireViewer(await viewerOf(services, request));
       const [user, library, following] = await Promise.all([
         users.get(viewer.id),
         services.library.ids(viewer.id),
@@ -61,34 +63,34 @@ export function userRoutes(services: Services) {
     });
 
     app.get<{ Params: { name: string } }>('/user/by-user-name/:name', async (request) => {
-      const viewer = await optionalViewer(services, request);
+      const viewer = await viewerOf(services, request);
       const view = await users.profile(request.params.name, viewer?.id ?? null);
       return userWire(services, view.user, view);
     });
 
     app.patch('/user/add-username', async (request) => {
-      const viewer = await requireViewer(services, request);
+      const viewer = requireViewer(await viewerOf(services, request));
       const user = await users.setUserName(viewer.id, bodyOf(request).user_name);
       return { message: 'Username saved', user_name: user.userName };
     });
 
     app.patch('/user/update-location', async (request) => {
-      const viewer = await requireViewer(services, request);
+      const viewer = requireViewer(await viewerOf(services, request));
       return loggedInUserWire(services, await users.setLocation(viewer.id, bodyOf(request).location));
     });
 
     app.patch('/user/add-user-type', async (request) => {
-      const viewer = await requireViewer(services, request);
+      const viewer = requireViewer(await viewerOf(services, request));
       return loggedInUserWire(services, await users.setUserType(viewer.id, bodyOf(request).user_type));
     });
 
     app.patch('/user/set-user-conduct', async (request) => {
-      const viewer = await requireViewer(services, request);
+      const viewer = requireViewer(await viewerOf(services, request));
       return loggedInUserWire(services, await users.agreeToConduct(viewer.id, bodyOf(request).is_agreed_to_conduct));
     });
 
     app.patch('/user/opt-in', async (request) => {
-      const viewer = await requireViewer(services, request);
+      const viewer = requireViewer(await viewerOf(services, request));
       const body = bodyOf(request);
       const target = typeof body.userId === 'string' ? body.userId : undefined;
       const user = await users.setOptIn(viewer.id, target, body.has_opted_in);
@@ -96,19 +98,19 @@ export function userRoutes(services: Services) {
     });
 
     app.post('/user/add-random-mix', async (request) => {
-      const viewer = await requireViewer(services, request);
+      const viewer = requireViewer(await viewerOf(services, request));
       const user = await users.assignRandomMix(viewer.id);
       return { current_mix: user.currentMix?.id ?? null, current_mix_pos: user.currentMixPos };
     });
 
     app.patch('/user/update-user', async (request) => {
-      const viewer = await requireViewer(services, request);
+      const viewer = requireViewer(await viewerOf(services, request));
       const user = await users.updateProfile(viewer.id, await readProfileForm(request));
       return { data: loggedInUserWire(services, user) };
     });
 
     app.post('/user/search', async (request) => {
-      await requireViewer(services, request);
+      requireViewer(await viewerOf(services, request));
       return (await users.search(bodyOf(request).searchString)).map(memberSummaryWire);
     });
   };

@@ -50,3 +50,7 @@ export const GENRE_CODES = Object.keys(GENRES) as GenreCode[];
 
 /** SPEC §5 and §9: the distance filter's ceiling and default, in km; the feed reads it as "everywhere". */
 export const FEED_MAX_RADIUS_KM = 20_000;
+
+/** SPEC §5 and §9: entries in an upload's tracklist. */
+export const TRACKLIST_MIN = 5;
+export const TRACKLIST_MAX = 30;

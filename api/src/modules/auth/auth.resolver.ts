@@ -1,8 +1,9 @@
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
-import { type GraphQLContext, requireViewer } from '../../graphql/context.js';
+import type { GraphQLContext } from '../../graphql/context.js';
 import { ViewerObject } from '../users/user.types.js';
+import { authMessages } from './auth.errors.js';
+import { requireViewer } from './auth.policy.js';
 import type { AuthResult } from './auth.service.js';
-import { messagesOf } from './auth.service.js';
 import { AuthPayload, ChangePasswordInput, ResetPasswordInput, SignInInput, SignUpInput } from './auth.types.js';
 
 const payload = (ctx: GraphQLContext, result: AuthResult): AuthPayload =>
@@ -22,14 +23,14 @@ export class AuthResolver {
 
   @Mutation(() => String, { description: 'Checks the current password; an error when it is wrong.' })
   async checkPassword(@Arg('password', () => String) password: string, @Ctx() ctx: GraphQLContext): Promise<string> {
-    await ctx.services.auth.checkPassword(requireViewer(ctx).id, password);
-    return messagesOf.passwordCorrect;
+    await ctx.services.auth.checkPassword(requireViewer(ctx.viewer).id, password);
+    return authMessages.passwordCorrect;
   }
 
   @Mutation(() => String)
   async changePassword(@Arg('input', () => ChangePasswordInput) input: ChangePasswordInput, @Ctx() ctx: GraphQLContext): Promise<string> {
-    await ctx.services.auth.changePassword(requireViewer(ctx).id, input);
-    return messagesOf.passwordUpdated;
+    await ctx.services.auth.changePassword(requireViewer(ctx.viewer).id, input);
+    return authMessages.passwordUpdated;
   }
 
   @Mutation(() => String, { description: 'Mails a single-use reset link; the same answer whether or not the email is a member.' })

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { errors, jwtVerify, SignJWT } from 'jose';
+import { isUuid } from '../../shared/cursor.js';
 import { UnauthenticatedError } from '../../shared/errors.js';
 
 export interface Viewer {
@@ -44,7 +45,8 @@ export class TokenService {
   async verify(token: string): Promise<Viewer> {
     try {
       const { payload } = await jwtVerify(token, this.key, { issuer: ISSUER, algorithms: ['HS256'] });
-      if (!payload.sub) throw new UnauthenticatedError('Invalid token');
+      // A subject that is no member id (only someone holding the secret could sign one) is as invalid as a forged token.
+      if (!isUuid(payload.sub)) throw new UnauthenticatedError('Invalid token');
       return { id: payload.sub };
     } catch (error) {
       if (error instanceof errors.JWTExpired) throw new UnauthenticatedError('Your session has expired, please sign in again');

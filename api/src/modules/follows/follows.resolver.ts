@@ -1,10 +1,10 @@
 import DataLoader from 'dataloader';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { type GraphQLContext, requireViewer } from '../../graphql/context.js';
-import { decodeCursor, encodeCursor } from '../../shared/cursor.js';
+import type { GraphQLContext } from '../../graphql/context.js';
+import { requireViewer } from '../auth/auth.policy.js';
 import { UserObject } from '../users/user.types.js';
+import { FOLLOW_PAGE_SIZE } from './follow.inputs.js';
 import type { FollowCounts, FollowDirection } from './follows.service.js';
-import { FOLLOW_PAGE_SIZE } from './follows.service.js';
 import { FollowCodeEnum, FollowConnectionObject } from './follows.types.js';
 
 const countLoaders = new WeakMap<GraphQLContext, DataLoader<string, FollowCounts>>();
@@ -22,13 +22,11 @@ function countLoader(ctx: GraphQLContext): DataLoader<string, FollowCounts> {
   return loader;
 }
 
-const isOffset = (key: string[]) => key.length === 1 && /^\d{1,7}$/.test(key[0]);
-
 @Resolver(() => UserObject)
 export class FollowsResolver {
   @Mutation(() => FollowCodeEnum, { description: 'Follows the member, or unfollows when already following.' })
   async toggleFollow(@Arg('userId', () => ID) userId: string, @Ctx() ctx: GraphQLContext): Promise<FollowCodeEnum> {
-    return (await ctx.services.follows.toggle(requireViewer(ctx).id, userId)) as FollowCodeEnum;
+    return (await ctx.services.follows.toggle(requireViewer(ctx.viewer).id, userId)) as FollowCodeEnum;
   }
 
   private async connection(
@@ -37,20 +35,13 @@ export class FollowsResolver {
     first: number,
     after: string | null | undefined,
   ): Promise<FollowConnectionObject> {
-    const viewer = requireViewer(ctx);
-    const me = await ctx.services.users.get(viewer.id);
-    const offset = after ? Number(decodeCursor(after, isOffset)[0]) + 1 : 0;
-    const page = await ctx.services.follows.slice(me.userName ?? '', direction, { offset, limit: first }, viewer.id, true);
-    const edges = page.results.map((entry, index) => ({
+    const page = await ctx.services.follows.ownPage(requireViewer(ctx.viewer).id, direction, { first, after });
+    const edges = page.results.map((entry) => ({
       node: UserObject.from(ctx.services, entry.user, { isFollowing: entry.isFollowing, distanceKm: entry.distanceKm }),
-      cursor: encodeCursor([String(offset + index)]),
+      cursor: entry.cursor,
       distanceKm: entry.distanceKm,
     }));
-    return {
-      totalCount: page.count,
-      edges,
-      pageInfo: { hasNextPage: offset + edges.length < page.count, endCursor: edges.at(-1)?.cursor ?? null },
-    };
+    return { totalCount: page.count, edges, pageInfo: { hasNextPage: page.hasNextPage, endCursor: edges.at(-1)?.cursor ?? null } };
   }
 
   @Query(() => FollowConnectionObject, { description: 'The members the signed-in member follows, newest first.' })

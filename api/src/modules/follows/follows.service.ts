@@ -1,16 +1,19 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
-import { isUuid } from '../../shared/cursor.js';
-import { ForbiddenError, InvalidInputError, NotFoundError } from '../../shared/errors.js';
+import { encodeCursor, isUuid } from '../../shared/cursor.js';
+import { parseInput } from '../../shared/inputs.js';
 import { type IUser, User } from '../users/user.entity.js';
-
-export const FOLLOW_PAGE_SIZE = 20;
+import { FollowErrors } from './follow.errors.js';
+import { type FollowPageRequest, memberIdInput, parseFollowPage, userNameInput } from './follow.inputs.js';
+import { followPolicy } from './follow.policy.js';
 
 export type FollowCode = 'FOLLOWED' | 'UNFOLLOWED';
 export type FollowDirection = 'following' | 'followers';
 
 export interface FollowEntry {
   user: IUser;
+  /** Where this entry sits in its list: pass as `after` for the entries that follow it. */
+  cursor: string;
   /** Kilometres from the viewer; null when either location is unknown. */
   distanceKm: number | null;
   /** Whether the viewer follows this member (a follower may not be followed back); null for the viewer or nobody. */
@@ -20,6 +23,7 @@ export interface FollowEntry {
 export interface FollowPage {
   count: number;
   results: FollowEntry[];
+  hasNextPage: boolean;
 }
 
 export interface FollowCounts {
@@ -36,13 +40,14 @@ export class FollowsService {
   }
 
   /** Follows when not following yet, unfollows otherwise; nobody follows themselves. */
-  async toggle(viewerId: string, targetId: string): Promise<FollowCode> {
-    if (targetId === viewerId) throw new InvalidInputError('You cannot follow yourself');
-    if (!isUuid(targetId)) throw new NotFoundError('User not found');
+  async toggle(viewerId: string, rawTargetId: unknown): Promise<FollowCode> {
+    const targetId = parseInput(memberIdInput, rawTargetId);
+    if (targetId === viewerId) throw FollowErrors.notYourself();
+    if (!targetId) throw FollowErrors.memberNotFound();
     return this.em().transactional(async (em) => {
       const connection = em.getConnection();
       const [target] = await connection.execute<{ id: string }[]>('select id from app_user where id = ?', [targetId]);
-      if (!target) throw new NotFoundError('User not found');
+      if (!target) throw FollowErrors.memberNotFound();
       const removed = await connection.execute<{ follower_id: string }[]>(
         'delete from follow where follower_id = ? and followee_id = ? returning follower_id',
         [viewerId, targetId],
@@ -57,30 +62,34 @@ export class FollowsService {
   }
 
   /**
-   * One page (from 1) of the members a member follows, or who follow them, newest first, with each member's distance
-   * from the viewer. `ownOnly` enforces SPEC §6 for REST: a member may list only their own follows.
+   * A page of the members the viewer follows, or who follow them, newest first, with each member's distance from the
+   * viewer (SPEC §6: the list of the member named, who must be the viewer).
    */
-  page(userName: string, direction: FollowDirection, rawPage: unknown, viewerId: string | null, ownOnly: boolean): Promise<FollowPage> {
-    const page = Number(rawPage);
-    if (!Number.isInteger(page) || page < 1 || page > 100_000) throw new InvalidInputError('The page must be a whole number from 1');
-    return this.slice(userName, direction, { offset: (page - 1) * FOLLOW_PAGE_SIZE, limit: FOLLOW_PAGE_SIZE }, viewerId, ownOnly);
+  async page(rawUserName: unknown, direction: FollowDirection, pageRequest: FollowPageRequest, viewerId: string): Promise<FollowPage> {
+    const userName = parseInput(userNameInput, rawUserName);
+    const [owner] = await this.em()
+      .getConnection()
+      .execute<{ id: string }[]>('select id from app_user where lower(user_name) = lower(?)', [userName]);
+    if (!owner) throw FollowErrors.memberNotFound();
+    followPolicy.assertCanList(owner.id, viewerId);
+    return this.listPage(owner.id, direction, pageRequest, viewerId);
   }
 
-  /** Any window of the same list (GraphQL pages by cursor). */
-  async slice(
-    userName: string,
+  /** The same page of the viewer's own lists. */
+  ownPage(viewerId: string, direction: FollowDirection, pageRequest: FollowPageRequest): Promise<FollowPage> {
+    return this.listPage(viewerId, direction, pageRequest, viewerId);
+  }
+
+  private async listPage(
+    ownerId: string,
     direction: FollowDirection,
-    window: { offset: number; limit: number },
-    viewerId: string | null,
-    ownOnly: boolean,
+    pageRequest: FollowPageRequest,
+    viewerId: string,
   ): Promise<FollowPage> {
-    const limit = Math.min(Math.max(1, Math.trunc(window.limit)), 100);
-    const offset = Math.max(0, Math.trunc(window.offset));
+    const { offset, limit } = parseFollowPage(pageRequest);
     const em = this.em();
     const connection = em.getConnection();
-    const [owner] = await connection.execute<{ id: string }[]>('select id from app_user where lower(user_name) = lower(?)', [userName]);
-    if (!owner) throw new NotFoundError('User not found');
-    if (ownOnly && owner.id !== viewerId) throw new ForbiddenError('You can only list your own follows');
+    const owner = { id: ownerId };
 
     const [listed, anchor] = direction === 'following' ? ['followee_id', 'follower_id'] : ['follower_id', 'followee_id'];
     const [{ count }] = await connection.execute<{ count: string }[]>(`select count(*) from follow where ${anchor} = ?`, [owner.id]);
@@ -99,8 +108,10 @@ export class FollowsService {
     const users = new Map((await em.find(User, { id: { $in: rows.map((row) => row.id) } })).map((user) => [user.id, user]));
     return {
       count: Number(count),
-      results: rows.map((row) => ({
+      hasNextPage: offset + rows.length < Number(count),
+      results: rows.map((row, index) => ({
         user: users.get(row.id) as IUser,
+        cursor: encodeCursor([String(offset + index)]),
         distanceKm: row.distance_m === null ? null : row.distance_m / 1000,
         isFollowing: row.is_following,
       })),

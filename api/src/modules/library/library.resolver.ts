@@ -1,16 +1,17 @@
 import { Arg, Ctx, FieldResolver, Float, ID, Int, Mutation, Resolver, Root } from 'type-graphql';
-import { type GraphQLContext, requireViewer } from '../../graphql/context.js';
-import { ForbiddenError } from '../../shared/errors.js';
+import type { GraphQLContext } from '../../graphql/context.js';
+import { requireViewer } from '../auth/auth.policy.js';
 import type { Viewer } from '../auth/tokens.js';
+import { DEFAULT_PAGE_SIZE } from '../mixes/mix.inputs.js';
 import { MixConnectionObject, MixObject } from '../mixes/mix.types.js';
-import { DEFAULT_PAGE_SIZE } from '../mixes/mixes.service.js';
 import { ViewerObject } from '../users/user.types.js';
+import { libraryPolicy } from './library.policy.js';
 import { SavedTrackObject } from './library.types.js';
 
-/** The viewer's library lives on Viewer: only the signed-in member themself may read it. */
+/** The viewer's library lives on Viewer: the signed-in member reading their own. */
 function requireSelf(ctx: GraphQLContext, viewer: ViewerObject): Viewer {
-  const self = requireViewer(ctx);
-  if (self.id !== viewer.id) throw new ForbiddenError('Only you may see your library');
+  const self = requireViewer(ctx.viewer);
+  libraryPolicy.assertOwnLibrary(self, viewer.id);
   return self;
 }
 
@@ -41,7 +42,7 @@ export class LibraryResolver {
 
   @Mutation(() => MixObject, { description: 'Saves a published mix to your library (saving twice changes nothing).' })
   async saveMix(@Arg('mixId', () => ID) mixId: string, @Ctx() ctx: GraphQLContext): Promise<MixObject> {
-    const viewerId = requireViewer(ctx).id;
+    const viewerId = requireViewer(ctx.viewer).id;
     await ctx.services.library.saveMix(viewerId, mixId);
     const detail = await ctx.services.mixes.detail(mixId, viewerId);
     return MixObject.from(ctx.services, detail.mix, { distanceKm: detail.distanceKm, viewerId });
@@ -49,18 +50,18 @@ export class LibraryResolver {
 
   @Mutation(() => Boolean, { description: 'Removes a mix from your library.' })
   async removeSavedMix(@Arg('mixId', () => ID) mixId: string, @Ctx() ctx: GraphQLContext): Promise<boolean> {
-    await ctx.services.library.removeSavedMix(requireViewer(ctx).id, mixId);
+    await ctx.services.library.removeSavedMix(requireViewer(ctx.viewer).id, mixId);
     return true;
   }
 
   @Mutation(() => [SavedTrackObject], { description: 'Saves a catalogue track; answers your saved tracks.' })
   async saveTrack(@Arg('trackId', () => ID) trackId: string, @Ctx() ctx: GraphQLContext): Promise<SavedTrackObject[]> {
-    return (await ctx.services.library.saveTrack(requireViewer(ctx).id, trackId)).map(SavedTrackObject.from);
+    return (await ctx.services.library.saveTrack(requireViewer(ctx.viewer).id, trackId)).map(SavedTrackObject.from);
   }
 
   @Mutation(() => [SavedTrackObject], { description: 'Removes a saved track; answers your saved tracks.' })
   async removeSavedTrack(@Arg('trackId', () => ID) trackId: string, @Ctx() ctx: GraphQLContext): Promise<SavedTrackObject[]> {
-    return (await ctx.services.library.removeSavedTrack(requireViewer(ctx).id, trackId)).map(SavedTrackObject.from);
+    return (await ctx.services.library.removeSavedTrack(requireViewer(ctx.viewer).id, trackId)).map(SavedTrackObject.from);
   }
 
   @Mutation(() => ViewerObject, { description: 'Remembers the mix you are playing and the position in seconds; a null mix forgets it.' })
@@ -69,6 +70,6 @@ export class LibraryResolver {
     @Arg('position', () => Float, { defaultValue: 0 }) position: number,
     @Ctx() ctx: GraphQLContext,
   ): Promise<ViewerObject> {
-    return ViewerObject.fromUser(ctx.services, await ctx.services.library.saveCurrentMix(requireViewer(ctx).id, mixId, position));
+    return ViewerObject.fromUser(ctx.services, await ctx.services.library.saveCurrentMix(requireViewer(ctx.viewer).id, mixId, position));
   }
 }

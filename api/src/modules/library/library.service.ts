@@ -1,23 +1,18 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
-import { encodeCursor, isUuid, timestampKeySql } from '../../shared/cursor.js';
-import { InvalidInputError, NotFoundError } from '../../shared/errors.js';
+import { encodeCursor, timestampKeySql } from '../../shared/cursor.js';
+import { NotFoundError } from '../../shared/errors.js';
+import { parseInput } from '../../shared/inputs.js';
 import { Mix } from '../mixes/mix.entity.js';
-import {
-  type MixesService,
-  type MixPage,
-  type MixView,
-  messagesOf as mixMessages,
-  type PageRequest,
-  parsePage,
-  TRACK_COLUMNS,
-  type TrackRow,
-  type TrackView,
-  trackView,
-  VISIBLE_MIX_SQL,
-} from '../mixes/mixes.service.js';
+import { type MixPageRequest, parseMixPage } from '../mixes/mix.inputs.js';
+import { VISIBLE_MIX_SQL } from '../mixes/mix.policy.js';
+import type { MixPage, MixView } from '../mixes/mix.views.js';
+import type { MixesService } from '../mixes/mixes.service.js';
 import { Track } from '../tracks/track.entity.js';
+import { TRACK_COLUMNS, type TrackRow, type TrackView, trackView } from '../tracks/tracks.service.js';
 import { type IUser, User } from '../users/user.entity.js';
+import { LibraryErrors } from './library.errors.js';
+import { currentMixInput, mixIdInput, trackIdInput, trackIdsInput } from './library.inputs.js';
 
 export interface SavedTrackView {
   track: TrackView;
@@ -29,8 +24,6 @@ export interface LibraryIds {
   savedMixIds: string[];
   savedTrackIds: string[];
 }
-
-const trackNotFound = 'Track not found';
 
 /** A member's library: saved mixes, saved catalogue tracks, and the mix they are playing with its position. */
 export class LibraryService {
@@ -44,24 +37,26 @@ export class LibraryService {
   }
 
   /** Saves a visible mix (saving twice changes nothing); 404 for a mix nobody may see. */
-  async saveMix(userId: string, mixId: unknown): Promise<void> {
-    if (!isUuid(mixId)) throw new NotFoundError(mixMessages.mixNotFound);
+  async saveMix(userId: string, rawMixId: unknown): Promise<void> {
+    const mixId = parseInput(mixIdInput, rawMixId);
+    if (!mixId) throw LibraryErrors.mixNotFound();
     await this.em().transactional(async (em) => {
       const [mix] = await em.execute<{ id: string }[]>(`select id from mix where id = ? and ${VISIBLE_MIX_SQL} for share`, [mixId]);
-      if (!mix) throw new NotFoundError(mixMessages.mixNotFound);
+      if (!mix) throw LibraryErrors.mixNotFound();
       await em.execute('insert into saved_mix (user_id, mix_id, saved_at) values (?, ?, now()) on conflict do nothing', [userId, mixId]);
     });
   }
 
   /** Forgets a saved mix; removing one that is not saved changes nothing. */
-  async removeSavedMix(userId: string, mixId: unknown): Promise<void> {
-    if (!isUuid(mixId)) throw new NotFoundError(mixMessages.mixNotFound);
+  async removeSavedMix(userId: string, rawMixId: unknown): Promise<void> {
+    const mixId = parseInput(mixIdInput, rawMixId);
+    if (!mixId) throw LibraryErrors.mixNotFound();
     await this.em().execute('delete from saved_mix where user_id = ? and mix_id = ?', [userId, mixId]);
   }
 
   /** The member's saved mixes that anyone may still see, most recently saved first. */
-  async savedMixes(userId: string, page: PageRequest): Promise<MixPage> {
-    const { first, after, offset } = parsePage(page);
+  async savedMixes(userId: string, page: MixPageRequest): Promise<MixPage> {
+    const { first, after, offset } = parseMixPage(page);
     const em = this.em();
     const visible = `join mix m on m.id = s.mix_id and ${VISIBLE_MIX_SQL}`;
     const [{ count }] = await em.execute<{ count: number }[]>(
@@ -114,11 +109,11 @@ export class LibraryService {
   }
 
   /** Saves a catalogue track (twice changes nothing) and answers the saved tracks. */
-  async saveTrack(userId: string, trackId: unknown): Promise<SavedTrackView[]> {
-    if (!isUuid(trackId)) throw new InvalidInputError('trackId must be the id of a catalogue track');
+  async saveTrack(userId: string, rawTrackId: unknown): Promise<SavedTrackView[]> {
+    const trackId = parseInput(trackIdInput, rawTrackId);
     await this.em().transactional(async (em) => {
       const track = await em.findOne(Track, trackId);
-      if (!track) throw new NotFoundError(trackNotFound);
+      if (!track) throw LibraryErrors.trackNotFound();
       await em.execute('insert into saved_track (user_id, track_id, saved_at) values (?, ?, now()) on conflict do nothing', [
         userId,
         trackId,
@@ -127,18 +122,16 @@ export class LibraryService {
     return this.savedTracks(userId);
   }
 
-  async removeSavedTrack(userId: string, trackId: unknown): Promise<SavedTrackView[]> {
-    if (!isUuid(trackId)) throw new InvalidInputError('trackId must be the id of a catalogue track');
+  async removeSavedTrack(userId: string, rawTrackId: unknown): Promise<SavedTrackView[]> {
+    const trackId = parseInput(trackIdInput, rawTrackId);
     await this.em().execute('delete from saved_track where user_id = ? and track_id = ?', [userId, trackId]);
     return this.savedTracks(userId);
   }
 
   /** The member's saved tracks, most recently saved first; only those of `trackIds` when given. */
-  async savedTracks(userId: string, trackIds?: unknown): Promise<SavedTrackView[]> {
-    if (trackIds !== undefined && (!Array.isArray(trackIds) || !trackIds.every(isUuid))) {
-      throw new InvalidInputError('trackIds must be a list of catalogue track ids');
-    }
-    if (Array.isArray(trackIds) && trackIds.length === 0) return [];
+  async savedTracks(userId: string, rawTrackIds?: unknown): Promise<SavedTrackView[]> {
+    const trackIds = parseInput(trackIdsInput, rawTrackIds);
+    if (trackIds?.length === 0) return [];
     const rows = await this.em().execute<(TrackRow & { saved_at: Date | string })[]>(
       `select s.saved_at, ${TRACK_COLUMNS}
          from saved_track s join track t on t.id = s.track_id
@@ -161,21 +154,17 @@ export class LibraryService {
   }
 
   /** Remembers the mix the member is playing and where they are in it (seconds); a null mix forgets it. */
-  async saveCurrentMix(userId: string, mixId: unknown, position: unknown): Promise<IUser> {
-    const seconds = position === undefined || position === null ? 0 : position;
-    if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
-      throw new InvalidInputError('current_mix_pos must be a number of seconds from 0');
-    }
+  async saveCurrentMix(userId: string, rawMixId: unknown, rawPosition: unknown): Promise<IUser> {
+    const { mixId, position: seconds } = parseInput(currentMixInput, { mixId: rawMixId, position: rawPosition });
     return this.em().transactional(async (em) => {
       const user = await em.findOne(User, userId);
-      if (!user) throw new NotFoundError('User not found');
+      if (!user) throw LibraryErrors.memberNotFound();
       if (mixId === null || mixId === undefined) {
         user.currentMix = null;
       } else {
-        const [mix] = isUuid(mixId)
-          ? await em.execute<{ id: string }[]>(`select id from mix where id = ? and ${VISIBLE_MIX_SQL}`, [mixId])
-          : [];
-        if (!mix) throw new NotFoundError(mixMessages.mixNotFound);
+        const id = parseInput(mixIdInput, mixId);
+        const [mix] = id ? await em.execute<{ id: string }[]>(`select id from mix where id = ? and ${VISIBLE_MIX_SQL}`, [id]) : [];
+        if (!mix) throw LibraryErrors.mixNotFound();
         user.currentMix = em.getReference(Mix, mix.id);
       }
       user.currentMixPos = seconds;

@@ -1,6 +1,7 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { type GraphQLContext, requireViewer } from '../../graphql/context.js';
+import type { GraphQLContext } from '../../graphql/context.js';
 import { type ListenerCountEvent, Topics } from '../../graphql/topics.js';
+import { requireViewer } from '../auth/auth.policy.js';
 import { ListenObject, MixStatsObject } from './listens.types.js';
 
 @Resolver()
@@ -16,7 +17,7 @@ export class ListensResolver {
     @Arg('start', () => Date, { nullable: true }) start: Date | null,
     @Ctx() ctx: GraphQLContext,
   ): Promise<ListenObject> {
-    return ctx.services.listens.start(mixId, requireViewer(ctx).id, start ?? undefined);
+    return ctx.services.listens.start(mixId, requireViewer(ctx.viewer).id, start ?? undefined);
   }
 
   @Mutation(() => ListenObject, { description: 'Ends the open listen (pause or end of the mix).' })
@@ -25,7 +26,7 @@ export class ListensResolver {
     @Arg('end', () => Date, { nullable: true }) end: Date | null,
     @Ctx() ctx: GraphQLContext,
   ): Promise<ListenObject> {
-    return ctx.services.listens.end(mixId, requireViewer(ctx).id, end ?? undefined);
+    return ctx.services.listens.end(mixId, requireViewer(ctx.viewer).id, end ?? undefined);
   }
 
   @Query(() => MixStatsObject)
@@ -35,7 +36,7 @@ export class ListensResolver {
 
   @Query(() => [ListenObject], { description: 'The listen records of a mix, newest first: for its owner only.' })
   mixListens(@Arg('mixId', () => ID) mixId: string, @Ctx() ctx: GraphQLContext): Promise<ListenObject[]> {
-    return ctx.services.listens.records(mixId, requireViewer(ctx).id);
+    return ctx.services.listens.records(mixId, requireViewer(ctx.viewer).id);
   }
 
   @Subscription(() => Int, {

@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
 import { isUuid } from '../../shared/cursor.js';
-import { ForbiddenError, InvalidInputError, NotFoundError } from '../../shared/errors.js';
-import { VISIBLE_MIX_SQL } from '../mixes/mixes.service.js';
+import { InvalidInputError, NotFoundError } from '../../shared/errors.js';
+import { VISIBLE_MIX_SQL } from '../mixes/mix.policy.js';
+import { listenPolicy } from './listen.policy.js';
 
 /** Open listens older than this are treated as abandoned (a closed tab) in the live count. */
 export const LIVE_WINDOW_HOURS = 2;
@@ -180,7 +181,7 @@ export class ListensService {
     const em = this.em();
     const id = await this.visibleMixId(em, mixId);
     const [owner] = await em.execute<{ owner_id: string }[]>('select owner_id from mix where id = ?', [id]);
-    if (owner.owner_id !== viewerId) throw new ForbiddenError('Only the owner of a mix can see its listeners');
+    listenPolicy.assertCanSeeRecords(owner.owner_id, viewerId);
     const rows = await em.execute<ListenRow[]>(
       `select l.id, l.user_id, u.user_name, l.started_at, l.ended_at
          from listen l left join app_user u on u.id = l.user_id

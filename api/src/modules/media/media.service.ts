@@ -3,7 +3,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Orm } from '../../db/orm.js';
 import { InvalidInputError, PayloadTooLargeError } from '../../shared/errors.js';
 import type { IMix } from '../mixes/mix.entity.js';
-import { type MixesService, VISIBLE_MIX_SQL } from '../mixes/mixes.service.js';
+import { type FileAccess, mixPolicy } from '../mixes/mix.policy.js';
+import type { MixesService } from '../mixes/mixes.service.js';
 import { type AudioFacts, storeCheckedMp3 } from './audio.js';
 import { COVER_IMAGE_RULE, toSquareJpeg } from './images.js';
 import type { MixFileCache } from './mix-file-cache.js';
@@ -19,11 +20,6 @@ export const COVER_TOO_LARGE = 'File too large (max. 5MB)';
 export type UploadPart =
   | { type: 'file'; field: string; fileName: string; stream: Readable }
   | { type: 'field'; field: string; value: string };
-
-/**
- * Who may fetch a stored file: anyone (and shared caches), only the holder of its link (private caching), or nobody.
- */
-export type FileAccess = 'public' | 'private' | null;
 
 /** Reads a stream whole, refusing it as soon as it passes `limit` bytes. */
 async function readCapped(stream: Readable, limit: number, tooLarge: string): Promise<Buffer> {
@@ -151,12 +147,7 @@ export class MediaService {
     }
   }
 
-  /**
-   * Whether a stored file may be served. Profile images and track covers are public. A mix's files follow the mix:
-   * public while it is visible (published, active, unexpired); private while it is a draft (its random file name
-   * has only been given to the uploader, who previews it before publishing) or when its owner asks; nobody's once
-   * deactivated.
-   */
+  /** Whether a stored file may be served. Profile images and track covers are public; a mix's files follow the mix's policy. */
   async fileAccess(folder: Folder, fileName: string, viewerId: () => Promise<string | null>): Promise<FileAccess> {
     if (folder === FOLDERS.profileImages || folder === FOLDERS.trackCovers) return 'public';
     const column = folder === FOLDERS.mixAudio ? 'mp3' : 'cover';
@@ -164,14 +155,12 @@ export class MediaService {
       const [row] = await this.orm.em
         .fork()
         .getConnection()
-        .execute<{ visible: boolean; status: string; deactivated: boolean; owner_id: string; expires_at: Date | string | null }[]>(
-          `select (${VISIBLE_MIX_SQL}) as visible, status, deactivated_at is not null as deactivated, owner_id, expires_at
-             from mix where ${column} = ?`,
+        .execute<{ status: IMix['status']; deactivated: boolean; owner_id: string; expires_at: Date | string | null }[]>(
+          `select status, deactivated_at is not null as deactivated, owner_id, expires_at from mix where ${column} = ?`,
           [fileName],
         );
       return row
         ? {
-            visible: row.visible,
             status: row.status,
             deactivated: row.deactivated,
             ownerId: row.owner_id,
@@ -179,10 +168,7 @@ export class MediaService {
           }
         : null;
     });
-    if (!mix || mix.deactivated) return null;
-    if (mix.visible) return 'public';
-    if (mix.status === 'draft') return 'private';
-    return (await viewerId()) === mix.ownerId ? 'private' : null;
+    return mixPolicy.fileAccess(mix, viewerId);
   }
 
   async close(): Promise<void> {

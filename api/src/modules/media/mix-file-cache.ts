@@ -1,14 +1,8 @@
 import pg from 'pg';
+import type { MixAccessFacts } from '../mixes/mix.policy.js';
 
-/** What delivery needs to know about the mix a file belongs to. */
-export interface MixFileFacts {
-  /** VISIBLE_MIX_SQL, evaluated by PostgreSQL when the facts were read. */
-  visible: boolean;
-  status: string;
-  deactivated: boolean;
-  ownerId: string;
-  expiresAt: Date | null;
-}
+/** What delivery needs to know about the mix a file belongs to: what the mix policy decides access from. */
+export type MixFileFacts = MixAccessFacts;
 
 /** The channel the mix table's trigger notifies (see Migration20261124000000_mix_files) with the changed file names. */
 export const MIX_FILES_CHANNEL = 'mix_files_changed';

@@ -4,9 +4,6 @@ import type { IMix } from './mix.entity.js';
 export const HOSTING_MONTHS = 12;
 /** The "New" badge: published within this many days. */
 export const NEW_UPLOAD_DAYS = 7;
-/** SPEC §9: tracks per upload. */
-export const TRACKLIST_MIN = 5;
-export const TRACKLIST_MAX = 30;
 
 const DAY_MS = 86_400_000;
 
@@ -23,7 +20,8 @@ export function hostingEnds(publishedAt: Date): Date {
   return end;
 }
 
-export const isExpired = (mix: Dates, now = new Date()): boolean => !!mix.expiresAt && mix.expiresAt.getTime() <= now.getTime();
+export const isExpired = (mix: Pick<IMix, 'expiresAt'>, now = new Date()): boolean =>
+  !!mix.expiresAt && mix.expiresAt.getTime() <= now.getTime();
 
 /** Whole days of hosting left (rounded up, 0 once expired); null while unpublished or when hosting never ends. */
 export function expiringInDays(mix: Dates, now = new Date()): number | null {

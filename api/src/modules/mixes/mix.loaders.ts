@@ -1,10 +1,10 @@
 import DataLoader from 'dataloader';
 import type { GraphQLContext } from '../../graphql/context.js';
-import type { MixTrackView } from './mixes.service.js';
+import type { MixTrackView } from '../tracks/tracks.service.js';
 
 export interface MixLoaders {
-  /** Whole tracklists (`limit` undefined), or their first `limit` entries. */
-  tracks(limit: number | undefined): DataLoader<string, MixTrackView[]>;
+  /** Whole tracklists (`limit` null), or their first `limit` entries. */
+  tracks(limit: number | null): DataLoader<string, MixTrackView[]>;
   /** Null when nobody is signed in. */
   savedByViewer: DataLoader<string, boolean> | null;
 }
@@ -18,15 +18,15 @@ const perRequest = new WeakMap<GraphQLContext, MixLoaders>();
 export function mixLoaders(ctx: GraphQLContext): MixLoaders {
   let loaders = perRequest.get(ctx);
   if (!loaders) {
-    const { mixes, library } = ctx.services;
+    const { tracks, library } = ctx.services;
     const viewerId = ctx.viewer?.id;
-    const tracksByLimit = new Map<number | undefined, DataLoader<string, MixTrackView[]>>();
+    const tracksByLimit = new Map<number | null, DataLoader<string, MixTrackView[]>>();
     loaders = {
       tracks(limit) {
         let loader = tracksByLimit.get(limit);
         if (!loader) {
           loader = new DataLoader(async (ids) => {
-            const byMix = await mixes.tracksOf(ids, limit);
+            const byMix = await tracks.tracklistsOf(ids, limit);
             return ids.map((id) => byMix.get(id) ?? []);
           });
           tracksByLimit.set(limit, loader);

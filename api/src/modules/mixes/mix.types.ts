@@ -3,9 +3,10 @@ import { PageInfoObject } from '../../graphql/connection.js';
 import type { Services } from '../../services.js';
 import { GENRE_CODES, GENRES } from '../../shared/domain.js';
 import { TrackObject } from '../tracks/track.types.js';
+import type { MixTrackView } from '../tracks/tracks.service.js';
 import { LocationObject, UserObject } from '../users/user.types.js';
+import type { MixPage, MixView } from './mix.views.js';
 import { expiringInDays, isExpired, isNewUpload } from './mix-lifecycle.js';
-import type { MixPage, MixTrackView, MixView } from './mixes.service.js';
 
 /** SPEC §3 genres as a GraphQL enum: names upper-case, values the SPEC codes; ALL only filters. */
 export const GenreEnum: Record<string, string> = {
@@ -63,6 +64,7 @@ export class MixObject {
   @Field(() => Boolean, { description: 'Whether the signed-in viewer owns this mix.' }) isOwner!: boolean;
   @Field(() => Float, { nullable: true }) durationSeconds!: number | null;
 
+  /** `distanceKm` as the service answered it (the service applies who may see a distance). */
   static from(services: Services, mix: MixView, view: { distanceKm: number | null; viewerId: string | null }): MixObject {
     const now = new Date();
     const isOwner = view.viewerId === mix.owner.id;
@@ -81,7 +83,7 @@ export class MixObject {
       isExpired: isExpired(mix, now),
       location:
         typeof mix.latitude === 'number' && typeof mix.longitude === 'number' ? { latitude: mix.latitude, longitude: mix.longitude } : null,
-      distanceKm: isOwner ? null : view.distanceKm,
+      distanceKm: view.distanceKm,
       isOwner,
       durationSeconds: mix.durationSeconds ?? null,
     });

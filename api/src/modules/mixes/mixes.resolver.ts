@@ -1,11 +1,12 @@
 import { Arg, Ctx, FieldResolver, Float, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { type GraphQLContext, requireViewer } from '../../graphql/context.js';
-import { InvalidInputError, NotFoundError } from '../../shared/errors.js';
+import type { GraphQLContext } from '../../graphql/context.js';
+import { FEED_MAX_RADIUS_KM } from '../../shared/domain.js';
+import { NotFoundError } from '../../shared/errors.js';
+import { requireViewer } from '../auth/auth.policy.js';
 import { LocationInput } from '../users/user.types.js';
+import { DEFAULT_PAGE_SIZE } from './mix.inputs.js';
 import { mixLoaders } from './mix.loaders.js';
 import { GenreEnum, MixConnectionObject, MixObject, MixTrackObject, TracklistEntryInput } from './mix.types.js';
-import { TRACKLIST_MAX } from './mix-lifecycle.js';
-import { DEFAULT_PAGE_SIZE, FEED_MAX_RADIUS_KM } from './mixes.service.js';
 
 @Resolver(() => MixObject)
 export class MixesResolver {
@@ -23,7 +24,7 @@ export class MixesResolver {
     @Arg('after', () => String, { nullable: true }) after: string | null,
   ): Promise<MixConnectionObject> {
     const viewerId = ctx.viewer?.id ?? null;
-    const page = await ctx.services.mixes.feed({ genre, radiusKm, from: from ? { ...from } : null }, viewerId, { first, after });
+    const page = await ctx.services.mixes.feed({ genre, radiusKm, from }, viewerId, { first, after });
     return MixConnectionObject.from(ctx.services, page, viewerId);
   }
 
@@ -64,7 +65,7 @@ export class MixesResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<MixTrackObject[]> {
     const entries = tracks.map((entry) => ({ ...entry, cover: entry.coverUrl }));
-    const tracklist = await ctx.services.mixes.setTracklist(requireViewer(ctx).id, mixId, entries);
+    const tracklist = await ctx.services.mixes.setTracklist(requireViewer(ctx.viewer).id, mixId, entries);
     return tracklist.map(MixTrackObject.from);
   }
 
@@ -76,14 +77,14 @@ export class MixesResolver {
     @Arg('code', () => String, { nullable: true }) code: string | null,
     @Ctx() ctx: GraphQLContext,
   ): Promise<MixObject> {
-    const viewerId = requireViewer(ctx).id;
+    const viewerId = requireViewer(ctx.viewer).id;
     const mix = await ctx.services.mixes.publish(viewerId, mixId, code);
     return MixObject.from(ctx.services, mix, { distanceKm: null, viewerId });
   }
 
   @Mutation(() => Boolean, { description: 'Deletes your mix from every list and page at once.' })
   async deactivateMix(@Arg('mixId', () => ID) mixId: string, @Ctx() ctx: GraphQLContext): Promise<boolean> {
-    await ctx.services.mixes.deactivate(requireViewer(ctx).id, mixId);
+    await ctx.services.mixes.deactivate(requireViewer(ctx.viewer).id, mixId);
     return true;
   }
 
@@ -93,14 +94,7 @@ export class MixesResolver {
     @Ctx() ctx: GraphQLContext,
     @Arg('first', () => Int, { nullable: true }) first: number | null,
   ): Promise<MixTrackObject[]> {
-    if (first !== null && (first < 1 || first > TRACKLIST_MAX)) {
-      throw new InvalidInputError(`first must be a whole number from 1 to ${TRACKLIST_MAX}`);
-    }
-    return (
-      await mixLoaders(ctx)
-        .tracks(first ?? undefined)
-        .load(mix.id)
-    ).map(MixTrackObject.from);
+    return (await mixLoaders(ctx).tracks(first).load(mix.id)).map(MixTrackObject.from);
   }
 
   @FieldResolver(() => Boolean, { nullable: true, description: 'Whether the signed-in viewer saved this mix; null when signed out.' })

@@ -1,5 +1,5 @@
 import { Field, ID, ObjectType } from 'type-graphql';
-import type { TrackView } from '../mixes/mixes.service.js';
+import type { TrackView } from './tracks.service.js';
 
 @ObjectType('Creator', { simpleResolvers: true, description: 'An artist credited on a track.' })
 export class CreatorObject {

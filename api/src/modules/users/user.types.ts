@@ -1,25 +1,21 @@
 import { Field, Float, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
 import type { Services } from '../../services.js';
-import { USER_TYPES, type UserTypeCode } from '../../shared/domain.js';
+import { DEFAULT_USER_TYPE, isUserTypeCode, USER_TYPE_CODES, USER_TYPES, type UserTypeCode } from '../../shared/domain.js';
 import type { IUser } from './user.entity.js';
 import type { ProfileView } from './users.service.js';
 
 /** SPEC §3 user types as a GraphQL enum (GraphQL names cannot hold '-', hence DJ_CREATOR for 'dj-creator'). */
-export enum UserTypeEnum {
-  LISTENER = 'listener',
-  DJ = 'dj',
-  DJ_CREATOR = 'dj-creator',
-  CREATOR = 'creator',
-  ARTIST = 'artist',
-  ENGINEER = 'engineer',
-  AGENT = 'agent',
-  RETAILER = 'retailer',
-  LABEL = 'label',
-  PROMOTER = 'promoter',
-  DISTRIBUTOR = 'distributor',
-  OTHER = 'other',
-}
-registerEnumType(UserTypeEnum, { name: 'UserType', description: 'What a member does (a label only; no permissions differ).' });
+/** SPEC §3 user types as a GraphQL enum: names upper-case (dashes as underscores), values the SPEC codes. */
+export const UserTypeEnum: Record<string, UserTypeCode> = Object.fromEntries(
+  USER_TYPE_CODES.map((code) => [code.toUpperCase().replaceAll('-', '_'), code]),
+);
+registerEnumType(UserTypeEnum, {
+  name: 'UserType',
+  description: 'What a member does (a label only; no permissions differ).',
+  valuesConfig: Object.fromEntries(
+    USER_TYPE_CODES.map((code) => [code.toUpperCase().replaceAll('-', '_'), { description: USER_TYPES[code] }]),
+  ),
+});
 
 @ObjectType('Location')
 export class LocationObject {
@@ -33,7 +29,7 @@ export class LocationInput {
   @Field(() => Float) longitude!: number;
 }
 
-const userTypeOf = (code: string): UserTypeEnum => (code in USER_TYPES ? (code as UserTypeEnum) : UserTypeEnum.LISTENER);
+const userTypeOf = (code: string): UserTypeCode => (isUserTypeCode(code) ? code : DEFAULT_USER_TYPE);
 const locationOf = (user: IUser): LocationObject | null =>
   user.latitude === null || user.latitude === undefined || user.longitude === null || user.longitude === undefined
     ? null
@@ -44,7 +40,7 @@ export class UserObject {
   @Field(() => ID) id!: string;
   @Field(() => String, { nullable: true }) userName!: string | null;
   @Field(() => String) displayName!: string;
-  @Field(() => UserTypeEnum) userType!: UserTypeEnum;
+  @Field(() => UserTypeEnum) userType!: UserTypeCode;
   @Field(() => String, { description: 'The user type as shown to people.' }) userTypeLabel!: string;
   @Field(() => String) bio!: string;
   @Field(() => String, { nullable: true, description: 'A 400x400 JPEG the browser can load directly.' }) imageUrl!: string | null;
@@ -104,6 +100,6 @@ export class MemberSummaryObject {
 @InputType('ProfileInput')
 export class ProfileInput {
   @Field(() => String, { nullable: true }) displayName?: string;
-  @Field(() => UserTypeEnum, { nullable: true }) userType?: UserTypeEnum;
+  @Field(() => UserTypeEnum, { nullable: true }) userType?: UserTypeCode;
   @Field(() => String, { nullable: true }) bio?: string;
 }

@@ -1,6 +1,7 @@
 import { Arg, Ctx, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { type GraphQLContext, requireViewer } from '../../graphql/context.js';
+import type { GraphQLContext } from '../../graphql/context.js';
 import { type ProfileChangedEvent, Topics } from '../../graphql/topics.js';
+import { requireViewer } from '../auth/auth.policy.js';
 import type { IUser } from './user.entity.js';
 import { LocationInput, MemberSummaryObject, ProfileInput, UserObject, UserTypeEnum, ViewerObject } from './user.types.js';
 
@@ -25,7 +26,7 @@ export class UsersResolver {
 
   @Query(() => [MemberSummaryObject], { description: 'Members whose display name or user name contains the text; at most 8.' })
   async searchMembers(@Arg('text', () => String) text: string, @Ctx() ctx: GraphQLContext): Promise<MemberSummaryObject[]> {
-    requireViewer(ctx);
+    requireViewer(ctx.viewer);
     return ctx.services.users.search(text);
   }
 
@@ -35,38 +36,38 @@ export class UsersResolver {
 
   @Mutation(() => ViewerObject, { description: 'Sign-up step: the user name, unique regardless of case.' })
   setUserName(@Arg('userName', () => String) userName: string, @Ctx() ctx: GraphQLContext): Promise<ViewerObject> {
-    return this.viewerAfter(ctx, ctx.services.users.setUserName(requireViewer(ctx).id, userName));
+    return this.viewerAfter(ctx, ctx.services.users.setUserName(requireViewer(ctx.viewer).id, userName));
   }
 
   @Mutation(() => ViewerObject)
   setLocation(@Arg('location', () => LocationInput) location: LocationInput, @Ctx() ctx: GraphQLContext): Promise<ViewerObject> {
-    return this.viewerAfter(ctx, ctx.services.users.setLocation(requireViewer(ctx).id, { ...location }));
+    return this.viewerAfter(ctx, ctx.services.users.setLocation(requireViewer(ctx.viewer).id, { ...location }));
   }
 
   @Mutation(() => ViewerObject)
-  setUserType(@Arg('userType', () => UserTypeEnum) userType: UserTypeEnum, @Ctx() ctx: GraphQLContext): Promise<ViewerObject> {
-    return this.viewerAfter(ctx, ctx.services.users.setUserType(requireViewer(ctx).id, userType));
+  setUserType(@Arg('userType', () => UserTypeEnum) userType: string, @Ctx() ctx: GraphQLContext): Promise<ViewerObject> {
+    return this.viewerAfter(ctx, ctx.services.users.setUserType(requireViewer(ctx.viewer).id, userType));
   }
 
   @Mutation(() => ViewerObject)
   agreeToConduct(@Arg('agreed', () => Boolean) agreed: boolean, @Ctx() ctx: GraphQLContext): Promise<ViewerObject> {
-    return this.viewerAfter(ctx, ctx.services.users.agreeToConduct(requireViewer(ctx).id, agreed));
+    return this.viewerAfter(ctx, ctx.services.users.agreeToConduct(requireViewer(ctx.viewer).id, agreed));
   }
 
   @Mutation(() => ViewerObject)
   setOptIn(@Arg('hasOptedIn', () => Boolean) hasOptedIn: boolean, @Ctx() ctx: GraphQLContext): Promise<ViewerObject> {
-    const viewer = requireViewer(ctx);
+    const viewer = requireViewer(ctx.viewer);
     return this.viewerAfter(ctx, ctx.services.users.setOptIn(viewer.id, viewer.id, hasOptedIn));
   }
 
   @Mutation(() => ViewerObject, { description: 'Gives the member a random published mix as the current mix (none when there is none).' })
   assignRandomMix(@Ctx() ctx: GraphQLContext): Promise<ViewerObject> {
-    return this.viewerAfter(ctx, ctx.services.users.assignRandomMix(requireViewer(ctx).id));
+    return this.viewerAfter(ctx, ctx.services.users.assignRandomMix(requireViewer(ctx.viewer).id));
   }
 
   @Mutation(() => ViewerObject, { description: 'Display name, user type, bio. The image is uploaded through PATCH /api/user/update-user.' })
   updateProfile(@Arg('input', () => ProfileInput) input: ProfileInput, @Ctx() ctx: GraphQLContext): Promise<ViewerObject> {
-    return this.viewerAfter(ctx, ctx.services.users.updateProfile(requireViewer(ctx).id, { ...input }));
+    return this.viewerAfter(ctx, ctx.services.users.updateProfile(requireViewer(ctx.viewer).id, { ...input }));
   }
 
   @Subscription(() => UserObject, {

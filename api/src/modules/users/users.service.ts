@@ -1,18 +1,24 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { z } from 'zod';
 import type { Orm } from '../../db/orm.js';
-import { isUserTypeCode, USER_TYPE_CODES, type UserTypeCode } from '../../shared/domain.js';
-import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from '../../shared/errors.js';
-import { bioSchema, displayNameSchema, firstMessage, userNameSchema } from '../../shared/validation.js';
+import { parseInput } from '../../shared/inputs.js';
 import { PROFILE_IMAGE_RULE, toSquareJpeg } from '../media/images.js';
 import { FOLDERS, newFileName, objectKey, type StorageDriver } from '../media/storage.js';
 import { Mix } from '../mixes/mix.entity.js';
+import { VISIBLE_MIX_SQL } from '../mixes/mix.policy.js';
 import { type IUser, User } from './user.entity.js';
-
-export interface Location {
-  latitude: number;
-  longitude: number;
-}
+import { UserErrors } from './user.errors.js';
+import {
+  agreedInput,
+  locationInput,
+  optInInput,
+  type ProfileChanges,
+  profileChangesInput,
+  searchInput,
+  userNameInput,
+  userNameLookupInput,
+  userTypeInput,
+} from './user.inputs.js';
+import { userPolicy } from './user.policy.js';
 
 export interface ProfileView {
   user: IUser;
@@ -27,40 +33,7 @@ export interface MemberSummary {
   displayName: string;
 }
 
-export interface ProfileChanges {
-  displayName?: string;
-  userType?: string;
-  bio?: string;
-  image?: Buffer;
-}
-
 export const SEARCH_LIMIT = 8;
-
-const locationSchema = z.object({
-  latitude: z
-    .number({ error: 'latitude must be a number' })
-    .min(-90, 'latitude must be between -90 and 90')
-    .max(90, 'latitude must be between -90 and 90'),
-  longitude: z
-    .number({ error: 'longitude must be a number' })
-    .min(-180, 'longitude must be between -180 and 180')
-    .max(180, 'longitude must be between -180 and 180'),
-});
-
-function parse<T>(schema: z.ZodType<T>, value: unknown): T {
-  const result = schema.safeParse(value);
-  if (!result.success) throw new InvalidInputError(firstMessage(result.error));
-  return result.data;
-}
-
-export function parseUserType(value: unknown): UserTypeCode {
-  if (!isUserTypeCode(value)) throw new InvalidInputError(`Unknown user type; use one of: ${USER_TYPE_CODES.join(', ')}`);
-  return value;
-}
-
-export function parseLocation(value: unknown): Location {
-  return parse(locationSchema, value);
-}
 
 export type ProfileListener = (user: IUser) => void;
 
@@ -85,14 +58,14 @@ export class UsersService {
 
   async get(userId: string): Promise<IUser> {
     const user = await this.em().findOne(User, userId);
-    if (!user) throw new NotFoundError('User not found');
+    if (!user) throw UserErrors.notFound();
     return user;
   }
 
   private async change(userId: string, apply: (user: IUser, em: EntityManager) => Promise<void> | void): Promise<IUser> {
     const user = await this.em().transactional(async (em) => {
       const found = await em.findOne(User, userId);
-      if (!found) throw new NotFoundError('User not found');
+      if (!found) throw UserErrors.notFound();
       await apply(found, em as EntityManager);
       return found;
     });
@@ -101,23 +74,22 @@ export class UsersService {
   }
 
   setUserName(userId: string, rawUserName: unknown): Promise<IUser> {
-    const userName = parse(userNameSchema, rawUserName);
+    const userName = parseInput(userNameInput, rawUserName);
     return this.change(userId, async (user, em) => {
       const taken = await em
         .getConnection()
         .execute<{ id: string }[]>('select id from app_user where lower(user_name) = lower(?) and id <> ?', [userName, userId]);
-      if (taken.length > 0) throw new ConflictError(`The username ${userName} is already taken`);
+      if (taken.length > 0) throw UserErrors.userNameTaken(userName);
       user.userName = userName;
     }).catch((error) => {
       // Two sign-ups racing for one name: the unique index decides, the loser gets the same clear message.
-      if (String(error?.message).includes('app_user_user_name_lower_unique'))
-        throw new ConflictError(`The username ${userName} is already taken`);
+      if (String(error?.message).includes('app_user_user_name_lower_unique')) throw UserErrors.userNameTaken(userName);
       throw error;
     });
   }
 
   setLocation(userId: string, rawLocation: unknown): Promise<IUser> {
-    const location = parseLocation(rawLocation);
+    const location = parseInput(locationInput, rawLocation);
     return this.change(userId, (user) => {
       user.latitude = location.latitude;
       user.longitude = location.longitude;
@@ -125,22 +97,22 @@ export class UsersService {
   }
 
   setUserType(userId: string, rawUserType: unknown): Promise<IUser> {
-    const userType = parseUserType(rawUserType);
+    const userType = parseInput(userTypeInput, rawUserType);
     return this.change(userId, (user) => {
       user.userType = userType;
     });
   }
 
-  agreeToConduct(userId: string, agreed: unknown): Promise<IUser> {
-    if (typeof agreed !== 'boolean') throw new InvalidInputError('is_agreed_to_conduct must be true or false');
+  agreeToConduct(userId: string, rawAgreed: unknown): Promise<IUser> {
+    const agreed = parseInput(agreedInput, rawAgreed);
     return this.change(userId, (user) => {
       user.isAgreedToConduct = agreed;
     });
   }
 
-  setOptIn(viewerId: string, targetUserId: string | undefined, hasOptedIn: unknown): Promise<IUser> {
-    if (typeof hasOptedIn !== 'boolean') throw new InvalidInputError('has_opted_in must be true or false');
-    if (targetUserId && targetUserId !== viewerId) throw new ForbiddenError('You can only change your own opt-in');
+  setOptIn(viewerId: string, targetUserId: unknown, rawHasOptedIn: unknown): Promise<IUser> {
+    const hasOptedIn = parseInput(optInInput, rawHasOptedIn);
+    userPolicy.assertOwnOptIn(viewerId, targetUserId);
     return this.change(viewerId, (user) => {
       user.hasOptedIn = hasOptedIn;
     });
@@ -150,8 +122,8 @@ export class UsersService {
   assignRandomMix(userId: string): Promise<IUser> {
     return this.change(userId, async (user, em) => {
       const [row] = await em.getConnection().execute<{ id: string }[]>(
-        `select id from mix where status = 'published' and deactivated_at is null and (expires_at is null or expires_at > now())
-           offset floor(random() * (select count(*) from mix where status = 'published' and deactivated_at is null and (expires_at is null or expires_at > now())))
+        `select id from mix where ${VISIBLE_MIX_SQL}
+           offset floor(random() * (select count(*) from mix where ${VISIBLE_MIX_SQL}))
            limit 1`,
       );
       user.currentMix = row ? em.getReference(Mix, row.id) : null;
@@ -159,11 +131,9 @@ export class UsersService {
     });
   }
 
-  async updateProfile(userId: string, changes: ProfileChanges): Promise<IUser> {
-    const displayName = changes.displayName === undefined ? undefined : parse(displayNameSchema, changes.displayName);
-    const bio = changes.bio === undefined ? undefined : parse(bioSchema, changes.bio);
-    const userType = changes.userType === undefined ? undefined : parseUserType(changes.userType);
-    const image = changes.image ? await toSquareJpeg(changes.image, PROFILE_IMAGE_RULE) : undefined;
+  async updateProfile(userId: string, rawChanges: ProfileChanges): Promise<IUser> {
+    const { displayName, bio, userType, image: upload } = parseInput(profileChangesInput, rawChanges);
+    const image = upload ? await toSquareJpeg(upload, PROFILE_IMAGE_RULE) : undefined;
 
     const newImageKey = image ? objectKey(FOLDERS.profileImages, newFileName('jpg')) : undefined;
     if (image && newImageKey) await this.storage.put(newImageKey, image);
@@ -190,7 +160,8 @@ export class UsersService {
     return user.userImage ? this.storage.publicUrl(objectKey(FOLDERS.profileImages, user.userImage)) : null;
   }
 
-  async profile(userName: string, viewerId: string | null): Promise<ProfileView> {
+  async profile(rawUserName: unknown, viewerId: string | null): Promise<ProfileView> {
+    const userName = parseInput(userNameLookupInput, rawUserName);
     const em = this.em();
     const [row] = await em.getConnection().execute<{ id: string; is_following: boolean | null; distance_m: number | null }[]>(
       `select u.id,
@@ -202,15 +173,14 @@ export class UsersService {
         where lower(u.user_name) = lower(?)`,
       [viewerId, userName],
     );
-    if (!row) throw new NotFoundError('User not found');
+    if (!row) throw UserErrors.notFound();
     const user = await em.findOneOrFail(User, row.id);
     return { user, isFollowing: row.is_following, distanceKm: row.distance_m === null ? null : row.distance_m / 1000 };
   }
 
   /** Members whose display name or user name contains the text, case-insensitive; at most eight, best matches first. */
   async search(rawText: unknown): Promise<MemberSummary[]> {
-    if (typeof rawText !== 'string') throw new InvalidInputError('searchString must be text');
-    const text = rawText.trim().slice(0, 50);
+    const text = parseInput(searchInput, rawText);
     if (!text) return [];
     const escaped = text.replace(/[\\%_]/g, (c) => `\\${c}`);
     const pattern = `%${escaped}%`;

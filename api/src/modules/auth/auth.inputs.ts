@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { storable } from '../../shared/inputs.js';
+import { emailSchema, messages, passwordSchema } from '../../shared/validation.js';
+import { authMessages } from './auth.errors.js';
+
+/** The input schema of every auth operation (SPEC §5's rules and words come from shared/validation). */
+
+export const emailInput = storable(emailSchema, messages.email);
+export const passwordInput = storable(passwordSchema, messages.passwordRule);
+
+export const signUpInput = z.object({ email: emailInput, password: passwordInput, hasOptedIn: z.boolean().default(false) });
+
+/** A password as typed when signing in or checking it: any text (an old password may predate today's rules). */
+export const currentPasswordInput = storable(
+  z.string({ error: messages.passwordRequired }).trim().min(1, messages.passwordRequired).max(128),
+);
+
+export const signInInput = z.object({ email: emailInput, password: currentPasswordInput });
+
+export const resetInput = z.object({
+  email: emailInput,
+  token: storable(z.string({ error: authMessages.resetTokenMissing }).trim().min(1, authMessages.resetTokenMissing).max(200)),
+  newPassword: passwordInput,
+});

@@ -1,0 +1,47 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Orm } from '../../../db/orm.js';
+import { parseInput } from '../../../shared/inputs.js';
+import { type ITrack, Track } from '../../tracks/track.entity.js';
+import type { MixTrackView } from '../../tracks/tracks.service.js';
+import { mixIdInput, tracklistInput } from '../mix.inputs.js';
+import { MixTrack } from '../mix-track.entity.js';
+import { lockOwnMix } from './own-mix.js';
+
+export interface SetTracklist {
+  viewerId: string;
+  mixId: unknown;
+  entries: unknown;
+}
+
+/**
+ * Replaces the tracklist of the caller's mix, keeping the order given. Entries naming an existing catalogue track
+ * use it; every other entry becomes a manual catalogue track. Nothing changes unless every entry is valid.
+ */
+export async function setTracklist(orm: Orm, command: SetTracklist): Promise<MixTrackView[]> {
+  const mixId = parseInput(mixIdInput, command.mixId);
+  const entries = parseInput(tracklistInput, command.entries);
+  return orm.em.fork().transactional(async (txEm) => {
+    const em = txEm as EntityManager;
+    const mix = await lockOwnMix(em, command.viewerId, mixId);
+    const named = entries.flatMap((entry) => (entry.catalogueTrackId ? [entry.catalogueTrackId] : []));
+    const catalogue = new Map(
+      (named.length > 0 ? await em.find(Track, { id: { $in: named } }) : []).map((track) => [track.id, track] as const),
+    );
+    await em.nativeDelete(MixTrack, { mix: mix.id });
+    const tracklist = entries.map((entry, index): MixTrackView => {
+      const track: ITrack =
+        (entry.catalogueTrackId && catalogue.get(entry.catalogueTrackId)) ||
+        em.create(Track, {
+          title: entry.title,
+          creators: entry.creators.map((name) => ({ id: null, name })),
+          label: entry.label ? { id: null, name: entry.label } : null,
+          cover: entry.cover ?? null,
+          isManual: true,
+        });
+      em.create(MixTrack, { mix, track, position: index + 1 });
+      return { position: index + 1, startTime: null, endTime: null, track };
+    });
+    await em.flush();
+    return tracklist;
+  });
+}

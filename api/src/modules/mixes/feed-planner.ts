@@ -1,0 +1,89 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { FEED_MAX_RADIUS_KM, type GenreCode } from '../../shared/domain.js';
+import { named } from '../../shared/sql.js';
+import type { MixPaging } from './mix.inputs.js';
+import { PUBLISHED_ACTIVE_MIX_SQL, VISIBLE_MIX_SQL } from './mix.policy.js';
+import type { MixPage } from './mix.views.js';
+import { alongside, countOfMixes, filterOf, type MixFilter, type Point, pageOfMixes } from './mix-pages.js';
+
+/**
+ * An all-genre radius page first walks the newest-first index, reading at most this many visible mixes and keeping
+ * those inside the circle: enough for a page wherever the circle holds more than about 1 in 200 mixes. Where it holds
+ * fewer, the page comes from the GiST index instead (then only a few hundred matches exist to sort). Either way a page
+ * reads a few thousand index entries at most, and needs no count first.
+ */
+const WALK_LIMIT = 4_000;
+
+export interface FeedPlan {
+  genre: GenreCode | 'all';
+  radiusKm: number;
+  /** Where distances are measured from: the caller's point, else the viewer's stored location. */
+  point: Point | null;
+  paging: MixPaging;
+  viewerId: string | null;
+}
+
+/**
+ * The feed: visible mixes of a genre (or all) within `radiusKm` of a point, newest first, each with its distance from
+ * the point. The maximum radius means everywhere: the earth's half circumference is 20,015 km, so a literal 20,000 km
+ * circle would drop a thin cap at the antipode nobody means to exclude; "everywhere" also keeps mixes whose place is
+ * unknown and needs no point (distances are then null).
+ *
+ * Served from the feed migration's indexes (and tally) with a fixed number of statements: one count (alongside the
+ * rest) and one page (an index-only scan for the ids, then those rows; an all-genre radius page may take a second,
+ * see WALK_LIMIT) with the mixes and their owners.
+ */
+export async function planFeed(em: EntityManager, plan: FeedPlan): Promise<MixPage> {
+  const { genre, radiusKm, point, paging, viewerId } = plan;
+  const visible = filterOf(
+    { conditions: [VISIBLE_MIX_SQL], params: {} },
+    genre === 'all' ? { conditions: [], params: {} } : { conditions: ['genre = :genre'], params: { genre } },
+  );
+  if (radiusKm >= FEED_MAX_RADIUS_KM || !point) {
+    const totalCount = alongside(countEverywhere(em, genre));
+    return pageOfMixes(em, { filter: visible, distanceFrom: point, paging, viewerId }, totalCount);
+  }
+  const centre = { latitude: point.latitude, longitude: point.longitude, radiusMetres: radiusKm * 1000 };
+  // Within R of the point, compared as chord lengths (gc_to_sec(R) folds to a constant): exact, and cheap per row.
+  const within: MixFilter = {
+    conditions: ['cube_distance(geo_earth(:latitude, :longitude), geo) <= gc_to_sec(:radiusMetres)'],
+    params: centre,
+  };
+  if (genre !== 'all') {
+    // One genre's own index bounds the work (a genre holds about a twentieth of the mixes): count and page from it.
+    const filter = filterOf(visible, within);
+    return pageOfMixes(em, { filter, distanceFrom: point, paging, viewerId }, countOfMixes(em, filter));
+  }
+  // All genres: the GiST box finds the candidates for the count; the page walks the newest mixes first.
+  const inBox = filterOf(visible, within, {
+    conditions: ['earth_box(geo_earth(:latitude, :longitude), :radiusMetres) @> geo'],
+    params: {},
+  });
+  const totalCount = countOfMixes(em, inBox);
+  const walked = await pageOfMixes(
+    em,
+    { filter: visible, distanceFrom: point, paging, viewerId, walk: { limit: WALK_LIMIT, condition: within } },
+    totalCount,
+  );
+  return walked.hasNextPage ? walked : pageOfMixes(em, { filter: inBox, distanceFrom: point, paging, viewerId }, totalCount);
+}
+
+/**
+ * How many visible mixes there are (of a genre), wherever they were made: the tally of mixes by the week their hosting
+ * ends, for the weeks after this one, plus an exact count of those ending later this week.
+ */
+function countEverywhere(em: EntityManager, genre: GenreCode | 'all'): Promise<number> {
+  const ofGenre = genre === 'all' ? '' : 'and genre = :genre';
+  return em
+    .execute<{ count: number }[]>(
+      ...named(
+        `select (select coalesce(sum(mixes), 0) from mix_feed_tally
+                  where expires_week > date_trunc('week', now() at time zone 'UTC')::date ${ofGenre})::int
+              + (select count(*) from mix
+                  where ${PUBLISHED_ACTIVE_MIX_SQL} ${ofGenre} and expires_at > now()
+                    and expires_at < (date_trunc('week', now() at time zone 'UTC') + interval '1 week') at time zone 'UTC')::int as count`,
+        genre === 'all' ? {} : { genre },
+      ),
+    )
+    .then(([row]) => row.count);
+}

@@ -1,0 +1,109 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { encodeCursor, timestampKeySql } from '../../shared/cursor.js';
+import { named } from '../../shared/sql.js';
+import type { MixPaging } from './mix.inputs.js';
+import { mixPolicy } from './mix.policy.js';
+import { MIX_COLUMNS, type MixPage, type MixRow, metresToKm, mixViewOfRow, WITH_OWNER } from './mix.views.js';
+
+/** A place on the earth, in degrees. */
+export interface Point {
+  latitude: number;
+  longitude: number;
+}
+
+/** Conditions over `mix` (unqualified columns) with the values of their named parameters. */
+export interface MixFilter {
+  conditions: string[];
+  params: Record<string, unknown>;
+}
+
+export const filterOf = (...parts: MixFilter[]): MixFilter => ({
+  conditions: parts.flatMap((part) => part.conditions),
+  params: Object.assign({}, ...parts.map((part) => part.params)),
+});
+
+interface PageRow extends MixRow {
+  sort_key: string;
+  distance_m: number | null;
+}
+
+export interface PageQuery {
+  filter: MixFilter;
+  /** Where distances are measured from; none means no distances. */
+  distanceFrom: Point | null;
+  paging: MixPaging;
+  /** Read only the newest `limit` rows of `filter`, and keep those meeting `condition` (so a sparse filter cannot read the whole index). */
+  walk?: { limit: number; condition: MixFilter };
+  viewerId: string | null;
+}
+
+/**
+ * One page of mixes, newest published first (ties broken by id): the page's ids come from an index-only scan
+ * (materialized, so the plan stays index-only whatever is joined after), then just those rows are read with their
+ * owners, in one statement. One row more than the page tells whether more follow.
+ */
+export async function pageOfMixes(em: EntityManager, query: PageQuery, totalCount: Promise<number>): Promise<MixPage> {
+  const { first, after, offset } = query.paging;
+  const where = [...query.filter.conditions, ...(after ? ['(published_at, id) < (:afterTime::timestamptz, :afterId::uuid)'] : [])];
+  const source = query.walk
+    ? `(select id, published_at, geo from mix where ${where.join(' and ')} order by published_at desc, id desc limit :walkLimit) recent
+        where ${query.walk.condition.conditions.join(' and ')}`
+    : `mix where ${where.join(' and ')}`;
+  const distance = query.distanceFrom ? 'earth_distance(geo_earth(:fromLatitude, :fromLongitude), geo)' : 'null::float8';
+  const rows = await em.execute<PageRow[]>(
+    ...named(
+      `with page as materialized (
+         select id, published_at, ${timestampKeySql('published_at')} as sort_key, ${distance} as distance_m
+           from ${source}
+          order by published_at desc, id desc
+          limit :rowLimit offset :offset)
+       select ${MIX_COLUMNS}, page.sort_key, page.distance_m
+         from page join mix m on m.id = page.id ${WITH_OWNER}
+        order by page.published_at desc, page.id desc`,
+      {
+        ...query.filter.params,
+        ...(after ? { afterTime: after[0], afterId: after[1] } : {}),
+        ...(query.walk ? { walkLimit: query.walk.limit, ...query.walk.condition.params } : {}),
+        ...(query.distanceFrom ? { fromLatitude: query.distanceFrom.latitude, fromLongitude: query.distanceFrom.longitude } : {}),
+        rowLimit: first + 1,
+        offset,
+      },
+    ),
+  );
+  return pageFromRows(em, rows, query.viewerId, first, totalCount);
+}
+
+function pageFromRows(em: EntityManager, rows: PageRow[], viewerId: string | null, first: number, totalCount: Promise<number>): MixPage {
+  return {
+    items: rows.slice(0, first).map((row) => {
+      const mix = mixViewOfRow(em, row);
+      return {
+        mix,
+        distanceKm: mixPolicy.distanceShown(viewerId, mix.owner.id, metresToKm(row.distance_m)),
+        cursor: encodeCursor([row.sort_key, row.id]),
+      };
+    }),
+    totalCount,
+    hasNextPage: rows.length > first,
+  };
+}
+
+/** How many mixes match, started alongside the page (see `alongside`). */
+export function countOfMixes(em: EntityManager, filter: MixFilter): Promise<number> {
+  return alongside(
+    em
+      .execute<{ count: number }[]>(
+        ...named(`select count(*)::int as count from mix where ${filter.conditions.join(' and ')}`, filter.params),
+      )
+      .then(([row]) => row.count),
+  );
+}
+
+/**
+ * A count started alongside the page. Whoever reads the page awaits it, where a failure surfaces; this only keeps a
+ * failure from going unobserved (an unhandled rejection) when the page itself failed first or nobody asked.
+ */
+export function alongside(count: Promise<number>): Promise<number> {
+  count.catch(() => undefined);
+  return count;
+}

@@ -1,0 +1,25 @@
+import { FEED_MAX_RADIUS_KM, TRACKLIST_MAX, TRACKLIST_MIN } from '../../shared/domain.js';
+import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, PaymentRequiredError } from '../../shared/errors.js';
+
+/** Every error the mixes domain answers with, and its words; the status and GraphQL code come with the error's class. */
+export const MixErrors = {
+  notFound: () => new NotFoundError('Mix not found'),
+  ownerNotFound: () => new NotFoundError('User not found'),
+  notYours: () => new ForbiddenError('Only the owner of this mix may change it'),
+  alreadyPublished: () => new ConflictError('This mix is already published'),
+  noPoint: () => new InvalidInputError('To filter by distance, share your location or send from_point {latitude, longitude}'),
+  radius: () => new InvalidInputError(`search_radius must be a number of km from 0 to ${FEED_MAX_RADIUS_KM.toLocaleString('en')}`),
+  tracklistFirst: () => new InvalidInputError(`Add ${TRACKLIST_MIN} to ${TRACKLIST_MAX} tracks before publishing`),
+  invalidCode: () => new InvalidInputError('Invalid code: Please try again or email us for a BETA code'),
+  paymentRequired: () => new PaymentRequiredError('Publishing needs a payment or a BETA code'),
+} as const;
+
+/** Messages that input schemas give (a schema names its message rather than throwing). */
+export const mixInputMessages = {
+  radius: `search_radius must be a number of km from 0 to ${FEED_MAX_RADIUS_KM.toLocaleString('en')}`,
+  tracklistSize: (count: number) => `A tracklist needs ${TRACKLIST_MIN} to ${TRACKLIST_MAX} tracks; this one has ${count}`,
+  tracklistShape: `tracks must be a list of ${TRACKLIST_MIN} to ${TRACKLIST_MAX} track entries`,
+  missingFields: (position: number) => `Missing: Empty fields (track ${position} needs an artist and a title)`,
+  coverUrl: 'A track cover must be an http(s) URL',
+  code: 'code must be text',
+} as const;

@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { decodeCursor, isTimestampAndId, isUuid } from '../../shared/cursor.js';
+import { FEED_MAX_RADIUS_KM, GENRE_CODES, TRACKLIST_MAX, TRACKLIST_MIN } from '../../shared/domain.js';
+import { idOrNull, pageNumber, pageSize, parseInput, type RawInput, storable, text } from '../../shared/inputs.js';
+import { locationInput } from '../users/user.inputs.js';
+import { mixInputMessages as messages } from './mix.errors.js';
+
+/** The input schema of every mixes operation, and the page rules of its lists. */
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 50;
+
+export const mixIdInput = idOrNull;
+
+export const genreInput = z.enum(GENRE_CODES, { error: `Unknown genre; use one of: ${GENRE_CODES.join(', ')}` });
+
+export const newDraftInput = z.object({
+  ownerId: z.string(),
+  // The upload form names a missing title in its list of missing items (SPEC §5).
+  title: storable(z.string().trim().min(1, 'Title').max(200)),
+  genre: genreInput,
+  cover: z.string(),
+  mp3: z.string(),
+  audioBytes: z.number().int().min(0).default(0),
+  durationSeconds: z.number().positive().nullish(),
+  bitrate: z.number().int().positive().nullish(),
+});
+export type NewDraft = RawInput<typeof newDraftInput>;
+
+// A blank cover is no cover; anything else must be a web address an <img> can load.
+const coverUrl = text(300)
+  .refine((value) => value === '' || (URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol)), {
+    message: messages.coverUrl,
+  })
+  .transform((value) => value || null);
+
+const tracklistEntry = (position: number) => {
+  const missing = messages.missingFields(position);
+  return z.object({
+    title: storable(z.string({ error: missing }).trim().min(1, missing).max(300)),
+    creators: z
+      .array(storable(z.string({ error: missing }).trim().max(200)), { error: missing })
+      .max(20)
+      .transform((names) => names.filter(Boolean))
+      .refine((names) => names.length > 0, missing),
+    catalogueTrackId: z.unknown().optional(),
+    isManual: z.boolean().nullish(),
+    label: text(200).nullish(),
+    cover: coverUrl.nullish(),
+  });
+};
+
+/** One entry of a tracklist as the uploader sends it (each skin maps its own wire names onto this). */
+export type TracklistEntry = RawInput<ReturnType<typeof tracklistEntry>>;
+
+/** 5 to 30 entries, in order; an entry names a catalogue track unless it is manual or names none. */
+export const tracklistInput = z
+  .array(z.unknown(), { error: messages.tracklistShape })
+  .superRefine((entries, ctx) => {
+    if (entries.length < TRACKLIST_MIN || entries.length > TRACKLIST_MAX)
+      ctx.addIssue({ code: 'custom', message: messages.tracklistSize(entries.length) });
+  })
+  .transform((entries, ctx) =>
+    entries.map((raw, index) => {
+      const entry = tracklistEntry(index + 1).safeParse(raw ?? {});
+      if (!entry.success) {
+        ctx.addIssue({ code: 'custom', message: entry.error.issues[0]?.message ?? messages.missingFields(index + 1) });
+        return z.NEVER;
+      }
+      const { catalogueTrackId, isManual } = entry.data;
+      return { ...entry.data, catalogueTrackId: !isManual && isUuid(catalogueTrackId) ? catalogueTrackId : null };
+    }),
+  );
+export type Tracklist = z.output<typeof tracklistInput>;
+
+export const publishInput = z.object({
+  mixId: mixIdInput,
+  // Compared trimmed and lower-cased (SPEC §5).
+  code: storable(z.string({ error: messages.code }).max(64))
+    .transform((code) => code.trim().toLowerCase())
+    .nullish(),
+});
+
+export const feedFilterInput = z.object({
+  genre: z
+    .union([z.literal('all'), genreInput])
+    .nullish()
+    .transform((genre) => genre ?? 'all'),
+  // REST sends the slider's value as a number or its text.
+  radiusKm: z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
+    z
+      .number({ error: messages.radius })
+      .min(0, messages.radius)
+      .max(FEED_MAX_RADIUS_KM, messages.radius)
+      .nullish()
+      .transform((radius) => radius ?? FEED_MAX_RADIUS_KM),
+  ),
+  from: locationInput.nullish(),
+});
+export type FeedFilter = RawInput<typeof feedFilterInput>;
+
+export const byUserInput = z.object({
+  userName: text(100),
+  excludeMixId: idOrNull,
+});
+
+/**
+ * A page of mixes: GraphQL asks by cursor (`first`, `after`), the SPEC's REST paths by number (`page` from 0, with an
+ * optional `limit`).
+ */
+export type MixPageRequest = { first?: unknown; after?: unknown } | { page: unknown; limit?: unknown };
+
+const cursorPage = z.object({
+  first: pageSize(MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE),
+  after: z
+    .string({ error: 'after must be a cursor' })
+    .max(200, 'Invalid cursor: pass the endCursor of an earlier page')
+    .nullish()
+    .transform((cursor) => (cursor ? decodeCursor(cursor, isTimestampAndId) : null)),
+});
+const numberedPage = z
+  .object({ page: pageNumber(0), limit: pageSize(MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE) })
+  .transform(({ page, limit }) => ({ first: limit, after: null, offset: page * limit }));
+
+export interface MixPaging {
+  first: number;
+  /** The sort key of the row the previous page ended on. */
+  after: string[] | null;
+  offset: number;
+}
+
+export function parseMixPage(request: MixPageRequest): MixPaging {
+  if ('page' in request) return parseInput(numberedPage, { page: request.page ?? 0, limit: request.limit ?? undefined });
+  return { ...parseInput(cursorPage, { first: request.first ?? undefined, after: request.after ?? undefined }), offset: 0 };
+}

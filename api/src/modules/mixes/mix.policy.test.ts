@@ -1,0 +1,67 @@
+import { describe, expect, test } from 'vitest';
+import { type MixAccessFacts, mixPolicy } from './mix.policy.js';
+
+const now = new Date('2026-06-01T12:00:00Z');
+const owner = '00000000-0000-4000-8000-000000000001';
+const other = '00000000-0000-4000-8000-000000000002';
+const mix = (facts: Partial<MixAccessFacts> = {}): MixAccessFacts => ({
+  status: 'published',
+  deactivated: false,
+  expiresAt: new Date('2027-01-01T00:00:00Z'),
+  ownerId: owner,
+  ...facts,
+});
+const expired = { expiresAt: new Date('2026-06-01T11:59:59Z') };
+
+describe('visibility', () => {
+  test('anyone sees a published, active mix whose hosting runs; nobody else sees drafts, deactivated or expired ones', () => {
+    expect(mixPolicy.isVisible(mix(), now)).toBe(true);
+    expect(mixPolicy.isVisible(mix({ expiresAt: null }), now)).toBe(true);
+    expect(mixPolicy.isVisible(mix({ status: 'draft' }), now)).toBe(false);
+    expect(mixPolicy.isVisible(mix({ deactivated: true }), now)).toBe(false);
+    expect(mixPolicy.isVisible(mix(expired), now)).toBe(false);
+  });
+
+  test('the owner opens their draft and their expired mix, never a deactivated one', () => {
+    expect(mixPolicy.canOpen(mix({ status: 'draft' }), owner, now)).toBe(true);
+    expect(mixPolicy.canOpen(mix(expired), owner, now)).toBe(true);
+    expect(mixPolicy.canOpen(mix({ deactivated: true }), owner, now)).toBe(false);
+    expect(mixPolicy.canOpen(mix({ status: 'draft' }), other, now)).toBe(false);
+    expect(mixPolicy.canOpen(mix(expired), null, now)).toBe(false);
+  });
+});
+
+describe('changes', () => {
+  test('only the owner changes a mix; a missing or deactivated mix is not found', () => {
+    expect(() => mixPolicy.assertCanChange(mix(), owner)).not.toThrow();
+    expect(() => mixPolicy.assertCanChange(mix(), other)).toThrow('Only the owner');
+    expect(() => mixPolicy.assertCanChange(mix({ deactivated: true }), owner)).toThrow('Mix not found');
+    expect(() => mixPolicy.assertCanChange(null, owner)).toThrow('Mix not found');
+  });
+});
+
+describe('files', () => {
+  const viewer = (id: string | null) => async () => id;
+
+  test('a visible mix’s files are public; a draft’s private to whoever holds the link; an expired one’s to its owner only', async () => {
+    expect(await mixPolicy.fileAccess(mix(), viewer(null), now)).toBe('public');
+    expect(await mixPolicy.fileAccess(mix({ status: 'draft' }), viewer(null), now)).toBe('private');
+    expect(await mixPolicy.fileAccess(mix(expired), viewer(owner), now)).toBe('private');
+    expect(await mixPolicy.fileAccess(mix(expired), viewer(other), now)).toBeNull();
+    expect(await mixPolicy.fileAccess(mix({ deactivated: true }), viewer(owner), now)).toBeNull();
+    expect(await mixPolicy.fileAccess(null, viewer(owner), now)).toBeNull();
+  });
+
+  test('the viewer is not asked when the mix alone decides', async () => {
+    const asked = async () => {
+      throw new Error('asked');
+    };
+    await expect(mixPolicy.fileAccess(mix(), asked, now)).resolves.toBe('public');
+  });
+});
+
+test('the owner’s own mix shows no distance; anyone else’s shows it', () => {
+  expect(mixPolicy.distanceShown(owner, owner, 12)).toBeNull();
+  expect(mixPolicy.distanceShown(other, owner, 12)).toBe(12);
+  expect(mixPolicy.distanceShown(null, owner, 12)).toBe(12);
+});

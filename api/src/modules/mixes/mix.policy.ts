@@ -1,0 +1,66 @@
+import type { IMix } from './mix.entity.js';
+import { MixErrors } from './mix.errors.js';
+import { isExpired } from './mix-lifecycle.js';
+
+/**
+ * Who may see and change a mix, in one place. The SQL fragments name `mix` columns unqualified, so they read the same
+ * in any statement over `mix` (alone or joined with tables that lack those columns); the functions say the same for
+ * a mix already loaded.
+ */
+
+/** Published and not deactivated: the rows the feed's partial indexes hold (their predicate cannot use now()). */
+export const PUBLISHED_ACTIVE_MIX_SQL = `status = 'published' and deactivated_at is null`;
+
+/** Anyone may see this mix: published, not deactivated, hosting not over. */
+export const VISIBLE_MIX_SQL = `${PUBLISHED_ACTIVE_MIX_SQL} and (expires_at is null or expires_at > now())`;
+
+/** The viewer (bound as `:viewer`, null for nobody) may open this mix: anyone a visible one, its owner any of theirs until deactivated. */
+export const OPENABLE_BY_VIEWER_SQL = `deactivated_at is null and ((${VISIBLE_MIX_SQL}) or owner_id = :viewer)`;
+
+/** A member's list of mixes: others see the visible ones; the member also sees their own expired ones. */
+export const listedByOwnerSql = (viewerIsOwner: boolean) => (viewerIsOwner ? PUBLISHED_ACTIVE_MIX_SQL : VISIBLE_MIX_SQL);
+
+export interface MixAccessFacts {
+  status: IMix['status'];
+  deactivated: boolean;
+  expiresAt: Date | null;
+  ownerId: string;
+}
+
+/** Who may fetch a stored file: anyone (and shared caches), only the holder of its link (private caching), or nobody. */
+export type FileAccess = 'public' | 'private' | null;
+
+export const mixPolicy = {
+  /** VISIBLE_MIX_SQL, for a mix in hand. */
+  isVisible(mix: MixAccessFacts, now = new Date()): boolean {
+    return mix.status === 'published' && !mix.deactivated && !isExpired({ expiresAt: mix.expiresAt }, now);
+  },
+
+  /** OPENABLE_BY_VIEWER_SQL, for a mix in hand. */
+  canOpen(mix: MixAccessFacts, viewerId: string | null, now = new Date()): boolean {
+    return !mix.deactivated && (mixPolicy.isVisible(mix, now) || mix.ownerId === viewerId);
+  },
+
+  /** Only the owner changes a mix (its tracklist, publishing, deactivating); a deactivated mix is gone for everyone. */
+  assertCanChange(mix: Pick<MixAccessFacts, 'deactivated' | 'ownerId'> | null, viewerId: string): void {
+    if (!mix || mix.deactivated) throw MixErrors.notFound();
+    if (mix.ownerId !== viewerId) throw MixErrors.notYours();
+  },
+
+  /**
+   * A mix's audio and cover follow the mix: public while it is visible; private while it is a draft (its random file
+   * name has only been given to the uploader, who previews it before publishing); private to its owner once expired;
+   * nobody's once deactivated. The viewer is asked for only when it decides.
+   */
+  async fileAccess(mix: MixAccessFacts | null, viewerId: () => Promise<string | null>, now = new Date()): Promise<FileAccess> {
+    if (!mix || mix.deactivated) return null;
+    if (mixPolicy.isVisible(mix, now)) return 'public';
+    if (mix.status === 'draft') return 'private';
+    return (await viewerId()) === mix.ownerId ? 'private' : null;
+  },
+
+  /** SPEC §2 and §6: the distance badge is hidden on the viewer's own mix. */
+  distanceShown(viewerId: string | null, ownerId: string, distanceKm: number | null): number | null {
+    return viewerId === ownerId ? null : distanceKm;
+  },
+} as const;

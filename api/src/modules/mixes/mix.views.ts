@@ -1,0 +1,111 @@
+import type { EntityDictionary } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { type IUser, User } from '../users/user.entity.js';
+import type { IMix, MIX_STATUSES } from './mix.entity.js';
+
+/** A mix as every page and list shows it: plain data read with one query, and its owner. */
+export interface MixView {
+  id: string;
+  title: string;
+  genre: string;
+  cover: string;
+  mp3: string;
+  durationSeconds: number | null;
+  latitude: number | null;
+  longitude: number | null;
+  status: (typeof MIX_STATUSES)[number];
+  publishedAt: Date | null;
+  expiresAt: Date | null;
+  createdAt: Date;
+  owner: IUser;
+}
+
+export interface MixListItem {
+  mix: MixView;
+  /** Kilometres from the feed's point or the viewer; null when either place is unknown or the viewer owns the mix. */
+  distanceKm: number | null;
+  cursor: string;
+}
+
+export interface MixPage {
+  items: MixListItem[];
+  /**
+   * How many match across all pages. Counting can take longer than the page itself, so it runs alongside: the page's
+   * mixes (and what callers load for them) need not wait for it.
+   */
+  totalCount: Promise<number>;
+  hasNextPage: boolean;
+}
+
+export interface MixDetail {
+  mix: MixView;
+  /** Null when unknown, and for the viewer's own mix. */
+  distanceKm: number | null;
+  isOwner: boolean;
+}
+
+/**
+ * The columns of a MixView: the mix as `m` and its owner as `u` (joined in the same statement, see WITH_OWNER), the
+ * owner as one JSON object that the ORM maps to a User (without the password hash, which no page needs).
+ */
+export const MIX_COLUMNS = `m.id, m.title, m.genre, m.cover, m.mp3, m.duration_seconds, m.latitude, m.longitude, m.status,
+  m.published_at, m.expires_at, m.created_at, to_jsonb(u) - 'password_hash' as owner`;
+export const WITH_OWNER = 'join app_user u on u.id = m.owner_id';
+
+export interface MixRow {
+  id: string;
+  owner: EntityDictionary<IUser>;
+  title: string;
+  genre: string;
+  cover: string;
+  mp3: string;
+  duration_seconds: number | null;
+  latitude: number | null;
+  longitude: number | null;
+  status: MixView['status'];
+  published_at: Date | string | null;
+  expires_at: Date | string | null;
+  created_at: Date | string;
+}
+
+const dateOrNull = (value: Date | string | null) => (value === null ? null : new Date(value));
+
+/** The MixView of a row read with MIX_COLUMNS. */
+export function mixViewOfRow(em: EntityManager, row: MixRow): MixView {
+  return {
+    id: row.id,
+    title: row.title,
+    genre: row.genre,
+    cover: row.cover,
+    mp3: row.mp3,
+    durationSeconds: row.duration_seconds,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    status: row.status,
+    publishedAt: dateOrNull(row.published_at),
+    expiresAt: dateOrNull(row.expires_at),
+    createdAt: new Date(row.created_at),
+    owner: em.map(User, row.owner),
+  };
+}
+
+/** The MixView of an entity with its owner loaded (after a change made through the ORM). */
+export function mixViewOf(mix: IMix): MixView {
+  return {
+    id: mix.id,
+    title: mix.title,
+    genre: mix.genre,
+    cover: mix.cover,
+    mp3: mix.mp3,
+    durationSeconds: mix.durationSeconds ?? null,
+    latitude: mix.latitude ?? null,
+    longitude: mix.longitude ?? null,
+    status: mix.status,
+    publishedAt: mix.publishedAt ?? null,
+    expiresAt: mix.expiresAt ?? null,
+    createdAt: mix.createdAt,
+    owner: mix.owner,
+  };
+}
+
+export const metresToKm = (metres: number | null | undefined): number | null => (typeof metres === 'number' ? metres / 1000 : null);

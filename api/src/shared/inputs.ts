@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { isUuid } from './cursor.js';
+import { InvalidInputError } from './errors.js';
+
+/**
+ * The one way an operation's input is read: its zod schema parses the raw value, and a failure becomes a 400 whose
+ * message is the schema's own (the SPEC's words where it has them) or, where the schema gave none, one that names the
+ * field. Services receive the parsed, typed value and never check shapes by hand.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const generated = new Set<string>();
+  const result = schema.safeParse(value, {
+    error: (issue) => {
+      const message = describeIssue(issue);
+      generated.add(message);
+      return message;
+    },
+  });
+  if (result.success) return result.data;
+  const [issue] = result.error.issues;
+  const field = issue.path.length > 0 ? issue.path.map(String).join('.') : 'The input';
+  throw new InvalidInputError(generated.has(issue.message) ? `${field} ${issue.message}` : issue.message);
+}
+
+/** What a skin hands a service for an object schema: the same fields, each still unchecked. */
+export type RawInput<S extends z.ZodType> = { [K in keyof z.input<S>]?: unknown };
+
+type Issue = Parameters<z.core.$ZodErrorMap>[0];
+
+function describeIssue(issue: Issue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? 'is required' : `must be ${issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}`;
+    case 'too_big':
+      return `must be at most ${issue.maximum}${unitOf(issue.origin)}`;
+    case 'too_small':
+      return `must be at least ${issue.minimum}${unitOf(issue.origin)}`;
+    case 'invalid_value':
+      return `must be one of: ${issue.values.map(String).join(', ')}`;
+    case 'invalid_format':
+      return `is not a valid ${issue.format}`;
+    case 'unrecognized_keys':
+      return `has unknown fields: ${issue.keys.join(', ')}`;
+    default:
+      return 'is not valid';
+  }
+}
+
+const unitOf = (origin: string) => (origin === 'string' ? ' characters' : origin === 'array' ? ' items' : '');
+
+// A surrogate half without its partner is not text: UTF-8 cannot encode it, so PostgreSQL's json refuses it.
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Whether PostgreSQL can store the text as given: no NUL character, no unpaired surrogate. */
+export const isStorableText = (value: string): boolean => !value.includes('\u0000') && !UNPAIRED_SURROGATE.test(value);
+
+/** A schema's text, refused (with `message`, or a message naming the field) when PostgreSQL could not store it. */
+export const storable = <S extends z.ZodType<string>>(schema: S, message = 'contains a character that cannot be stored') =>
+  schema.refine(isStorableText, { message });
+
+/** Trimmed, storable text of at most `max` characters. */
+export const text = (max: number) => storable(z.string().trim().max(max));
+
+/** An id this server handed out (a UUID), or null for anything else: no such thing exists, so callers answer "not found". */
+export const idOrNull = z.unknown().transform((value): string | null => (isUuid(value) ? value : null));
+
+/** A numbered page as the SPEC's paths send it (text or a number), from `from`, bounded so no offset overflows. */
+export const pageNumber = (from: 0 | 1, max = 100_000) =>
+  z.coerce
+    .number({ error: `page must be a whole number from ${from}` })
+    .int(`page must be a whole number from ${from}`)
+    .min(from, `page must be a whole number from ${from}`)
+    .max(max, `page must be at most ${max.toLocaleString('en')}`);
+
+/** How many items a page holds (GraphQL's `first`, or a REST `limit`). */
+export const pageSize = (max: number, fallback: number) =>
+  z
+    .number({ error: `first must be a whole number from 1 to ${max}` })
+    .int(`first must be a whole number from 1 to ${max}`)
+    .min(1, `first must be a whole number from 1 to ${max}`)
+    .max(max, `first must be a whole number from 1 to ${max}`)
+    .default(fallback);
