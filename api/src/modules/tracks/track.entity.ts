@@ -30,13 +30,13 @@ export const Track = defineEntity({
     /** How often the track was chosen for a tracklist, saved or played here; lookup uses it only to break near ties. */
     popularity: p.integer().default(0),
     /** A small number for the lookup index's postings (set by the database). */
-    searchNo: p
-      .integer()
-      .autoincrement()
-      .unique({ name: 'track_search_no_unique' })
-      .lazy(),
+    searchNo: p.integer().autoincrement().unique('track_search_no_unique').lazy(),
     /** The catalogue vocabulary ids of the track's words; null until indexed (manual tracks never are). */
-    searchWords: p.type(new ArrayType<number>((item) => Number(item))).columnType('int[]').nullable().lazy(),
+    searchWords: p
+      .type(new ArrayType<number>((item) => Number(item)))
+      .columnType('int[]')
+      .nullable()
+      .lazy(),
     /** Where an imported track came from (e.g. 'beatport', '123'): unique together; a second import updates the track. */
     externalSource: p.string().length(40).nullable(),
     externalId: p.string().length(200).nullable(),

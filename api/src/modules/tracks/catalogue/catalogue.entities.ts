@@ -11,7 +11,7 @@ export const CatalogueWord = defineEntity({
   tableName: 'catalogue_word',
   properties: {
     id: p.integer().primary().autoincrement(),
-    word: p.string().length(64).unique({ name: 'catalogue_word_word_unique' }),
+    word: p.string().length(64).unique('catalogue_word_word_unique'),
     df: p.integer().default(0),
   },
 });

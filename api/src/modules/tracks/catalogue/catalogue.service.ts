@@ -44,8 +44,10 @@ export const MIN_SCORE = 1.6;
  * counting matched rare words, and tracks per row handed to the scorer after counting all typed words.
  */
 const POSTING_BUDGET = 4000;
-const FIRST_CUT = 300;
-const SECOND_CUT = 30;
+const FIRST_CUT = 100;
+const SECOND_CUT = 20;
+/** Typed words per row that look for candidates (more say nothing new; hostile rows carry hundreds). */
+const WORDS_PER_ROW = 12;
 
 interface TrackRow {
   id: string;
@@ -104,7 +106,7 @@ export class CatalogueService {
     const keys: { key: string; tok: number }[] = [];
     const toks: { row: number; tok: number }[] = [];
     texts.forEach((text, row) => {
-      for (const word of queryWords(text)) {
+      for (const word of queryWords(text).slice(0, WORDS_PER_ROW)) {
         const tok = toks.length;
         toks.push({ row, tok });
         for (const key of deletionKeys(word)) keys.push({ key, tok });
@@ -135,11 +137,17 @@ export class CatalogueService {
               select "row", track_no from (
                 select h.*, row_number() over (partition by h."row" order by h.n desc, h.track_no desc) as rank from hits h) x
                where rank <= ?),
+            rowcodes as (
+              select t."row", array_agg(c.word_id::bigint * 1024 + c.tok) as codes
+                from cand c join toks t on t.tok = c.tok group by t."row"),
             scored as (
               select f."row", t.id, t.popularity,
-                     (select count(*) from tokstat s where s."row" = f."row" and s.words && t.search_words) as matched
-                from first_cut f join track t on t.search_no = f.track_no
-               where not t.is_manual),
+                     (select count(distinct code % 1024) from unnest(rc.codes) as code
+                       where (code / 1024)::int = any(t.search_words)) as matched
+                from first_cut f
+                join rowcodes rc on rc."row" = f."row"
+                cross join lateral (
+                  select id, popularity, search_words from track where search_no = f.track_no and not is_manual) t),
             second_cut as (
               select "row", id from (
                 select s.*, row_number() over (partition by s."row" order by s.matched desc, s.popularity desc, s.id) as rank
@@ -195,6 +203,26 @@ export class CatalogueService {
       await em.execute('update track set search_words = null where search_words is not null');
     });
     return this.indexPending();
+  }
+
+  /**
+   * Refreshes the planner's statistics and the visibility map of the index tables after a large write (lookups read
+   * postings index-only). Runs outside any transaction.
+   */
+  async vacuum(): Promise<void> {
+    await this.em().execute('vacuum (analyze) track, catalogue_word, catalogue_word_key, catalogue_posting');
+  }
+
+  /** The size of the lookup index in bytes: its tables and their indexes, and the tracks' word lists. */
+  async indexBytes(): Promise<{ tables: Record<string, number>; total: number }> {
+    const rows = await this.em().execute<{ name: string; bytes: string }[]>(
+      `select c.relname as name, pg_total_relation_size(c.oid) as bytes from pg_class c
+        where c.relname in ('catalogue_word', 'catalogue_word_key', 'catalogue_posting') and c.relkind = 'r'
+       union all
+       select 'track.search_words', coalesce(sum(pg_column_size(search_words)), 0) from track`,
+    );
+    const tables = Object.fromEntries(rows.map((row) => [row.name, Number(row.bytes)]));
+    return { tables, total: Object.values(tables).reduce((sum, bytes) => sum + bytes, 0) };
   }
 
   /**

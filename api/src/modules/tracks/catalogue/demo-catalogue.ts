@@ -168,6 +168,7 @@ export async function loadDemoCatalogue(source: EmSource): Promise<WriteSummary>
       summary.unchanged += part.unchanged;
     }
   } else summary.unchanged = tracks.length;
-  await service.indexPending();
+  const indexed = await service.indexPending();
+  if (summary.created + summary.updated + indexed > 0) await em.execute('analyze track, catalogue_word, catalogue_word_key, catalogue_posting');
   return summary;
 }

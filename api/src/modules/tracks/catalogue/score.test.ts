@@ -26,7 +26,8 @@ describe('score', () => {
   test('word matches within the budget', () => {
     expect(wordMatch('drive', 'drive')).toBe(1);
     expect(wordMatch('dirve', 'drive')).toBeCloseTo(0.8);
-    expect(wordMatch('mss', 'moss')).toBe(0);
+    expect(wordMatch('mss', 'moss')).toBe(0.4);
+    expect(wordMatch('ms', 'moss')).toBe(0);
   });
 
   test('the plain title is the original', () => {

@@ -43,6 +43,8 @@ export const WEIGHTS = {
   versionMissing: 0.35,
   /** Per version kind the row typed ("extended") that the candidate is not. */
   versionUnwanted: 0.3,
+  /** What a word one typo past its budget counts for. */
+  beyondBudget: 0.4,
   /** Per typo, on top of the word counting for less. */
   typo: 0.2,
   /** Per word found in the other field (artist typed as title): only tells otherwise equal candidates apart. */
@@ -67,13 +69,17 @@ interface QueryUnit extends Unit {
 
 const weightOf = (word: string) => (LIGHT_WORDS.has(word) || word.length === 1 ? 0.4 : 1);
 
-/** How well a typed word matches a catalogue word: 1 equal, less per typo within the budget, 0 otherwise. */
+/**
+ * How well a typed word matches a catalogue word: 1 equal, less per typo within the budget; one typo past the budget
+ * (a typo in a short word, a second one in a middle-sized word) still counts a little, since candidates were already
+ * found through the row's other words; 0 otherwise.
+ */
 export function wordMatch(typed: string, word: string): number {
   if (typed === word) return 1;
   const budget = typoBudget(Math.max(typed.length, word.length));
-  if (budget === 0) return 0;
-  const distance = typoDistance(typed, word, budget);
-  return distance > budget ? 0 : 1 - WEIGHTS.typo * distance;
+  const distance = typoDistance(typed, word, budget + 1);
+  if (distance <= budget) return 1 - WEIGHTS.typo * distance;
+  return distance === budget + 1 && Math.min(typed.length, word.length) >= 3 ? WEIGHTS.beyondBudget : 0;
 }
 
 const sameField = (origin: Origin, pool: Pool) =>
@@ -105,13 +111,13 @@ function candidateUnits(candidate: TrackText): CandidateUnit[] {
 }
 
 /** The score of one candidate for one typed row (higher is better; about 5 for a perfect match). */
-export function scoreCandidate(query: TrackText, candidate: TrackText): number {
+export function scoreCandidate(query: TrackText, candidate: TrackText, match: (typed: string, word: string) => number = wordMatch): number {
   const typed = queryUnits(query);
   const words = candidateUnits(candidate);
   const pairs: { q: number; c: number; quality: number; same: boolean }[] = [];
   typed.forEach((unit, q) => {
     words.forEach((word, c) => {
-      const quality = wordMatch(unit.word, word.word);
+      const quality = match(unit.word, word.word);
       if (quality > 0) pairs.push({ q, c, quality, same: sameField(unit.origin, word.pool) });
     });
   });
@@ -168,11 +174,22 @@ export function rankCandidates<T>(
   minScore = 0,
 ): Scored<T>[] {
   const maxPopularity = Math.max(1, ...candidates.map((candidate) => candidate.popularity));
+  // Versions of one track share their words: each pair of words is compared once.
+  const memo = new Map<string, number>();
+  const match = (typed: string, word: string) => {
+    const key = `${typed}\u0000${word}`;
+    let quality = memo.get(key);
+    if (quality === undefined) {
+      quality = wordMatch(typed, word);
+      memo.set(key, quality);
+    }
+    return quality;
+  };
   return candidates
     .map((candidate) => ({
       item: candidate.item,
       score:
-        scoreCandidate(query, candidate.text) +
+        scoreCandidate(query, candidate.text, match) +
         (WEIGHTS.popularity * Math.log1p(Math.max(0, candidate.popularity))) / Math.log1p(maxPopularity),
     }))
     .filter((scored) => scored.score >= minScore)

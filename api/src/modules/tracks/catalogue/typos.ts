@@ -15,24 +15,30 @@ export function typoDistance(a: string, b: string, max: number): number {
   if (a === b) return 0;
   if (Math.abs(a.length - b.length) > max) return max + 1;
   const width = b.length + 1;
-  let before = new Array<number>(width).fill(0);
-  let previous = Array.from({ length: width }, (_, index) => index);
-  let current = new Array<number>(width).fill(0);
+  if (rows[0].length < width) for (let index = 0; index < 3; index += 1) rows[index] = new Int32Array(width * 2);
+  let before = rows[0];
+  let previous = rows[1];
+  let current = rows[2];
+  for (let j = 0; j < width; j += 1) previous[j] = j;
   for (let i = 1; i <= a.length; i += 1) {
     current[0] = i;
     let rowMin = i;
+    const letter = a.charCodeAt(i - 1);
     for (let j = 1; j <= b.length; j += 1) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, (before[j - 2] as number) + 1);
+      const cost = letter === b.charCodeAt(j - 1) ? 0 : 1;
+      let value = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
+      if (i > 1 && j > 1 && letter === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) value = Math.min(value, before[j - 2] + 1);
       current[j] = value;
       if (value < rowMin) rowMin = value;
     }
     if (rowMin > max) return max + 1;
     [before, previous, current] = [previous, current, before];
   }
-  return Math.min(previous[b.length] as number, max + 1);
+  return Math.min(previous[b.length], max + 1);
 }
+
+// Rows reused by every call (words are at most 32 letters; grown when a longer one comes).
+const rows: [Int32Array, Int32Array, Int32Array] = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
 
 /**
  * Every string reached from `word` by deleting up to `depth` letters, the word included (SymSpell). Two words within
