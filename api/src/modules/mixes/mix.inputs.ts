@@ -83,7 +83,7 @@ export const publishInput = z.object({
 
 export const feedFilterInput = z.object({
   genre: z
-    .union([z.literal('all'), genreInput])
+    .enum(['all', ...GENRE_CODES], { error: `Unknown genre; use all or one of: ${GENRE_CODES.join(', ')}` })
     .nullish()
     .transform((genre) => genre ?? 'all'),
   // REST sends the slider's value as a number or its text.

@@ -9,13 +9,7 @@ import type { ProfileView } from './users.service.js';
 export const UserTypeEnum: Record<string, UserTypeCode> = Object.fromEntries(
   USER_TYPE_CODES.map((code) => [code.toUpperCase().replaceAll('-', '_'), code]),
 );
-registerEnumType(UserTypeEnum, {
-  name: 'UserType',
-  description: 'What a member does (a label only; no permissions differ).',
-  valuesConfig: Object.fromEntries(
-    USER_TYPE_CODES.map((code) => [code.toUpperCase().replaceAll('-', '_'), { description: USER_TYPES[code] }]),
-  ),
-});
+registerEnumType(UserTypeEnum, { name: 'UserType', description: 'What a member does (a label only; no permissions differ).' });
 
 @ObjectType('Location')
 export class LocationObject {
