@@ -58,7 +58,7 @@ export interface ExtractorSettings {
 }
 
 export const REFERENCE_SETTINGS: ExtractorSettings = { peaksPerBand: 3, bCandidates: 2, betweenCandidates: 2 };
-export const QUERY_SETTINGS: ExtractorSettings = { peaksPerBand: 5, bCandidates: 5, betweenCandidates: 4 };
+export const QUERY_SETTINGS: ExtractorSettings = { peaksPerBand: Number(process.env.QP ?? 5), bCandidates: Number(process.env.QB ?? 5), betweenCandidates: Number(process.env.QC ?? 4) };
 
 export interface Peak {
   /** Frames (fractional) from the start of the audio. */
@@ -445,27 +445,48 @@ export interface Fingerprints {
   seconds: number;
 }
 
+/** Fingerprints a reference recording chunk by chunk (e.g. while decoding its MP3): `push` mono PCM, then `finish`. */
+export class ReferenceFingerprinter {
+  private hashes = new Uint32Array(4096);
+  private data = new Uint32Array(4096);
+  private count = 0;
+  private samples = 0;
+  private readonly extractor: FingerprintExtractor;
+
+  constructor(private readonly sampleRate: number) {
+    this.extractor = new FingerprintExtractor(sampleRate, 'reference', (quad) => this.add(quad));
+  }
+
+  push(samples: Float32Array) {
+    this.samples += samples.length;
+    this.extractor.push(samples);
+  }
+
+  finish(): Fingerprints {
+    this.extractor.finish();
+    return { hashes: this.hashes.slice(0, this.count), data: this.data.slice(0, this.count), seconds: this.samples / this.sampleRate };
+  }
+
+  private add(quad: Quad) {
+    if (quad.time > MAX_REFERENCE_FRAMES) return;
+    if (this.count === this.hashes.length) {
+      const hashes = new Uint32Array(this.count * 2);
+      hashes.set(this.hashes);
+      this.hashes = hashes;
+      const data = new Uint32Array(this.count * 2);
+      data.set(this.data);
+      this.data = data;
+    }
+    this.hashes[this.count] = hashOf(quad);
+    this.data[this.count] = packEntry(quad);
+    this.count += 1;
+  }
+}
+
 /** The fingerprints of a whole reference recording (mono PCM): what the catalogue stores for it. */
 export function fingerprintReference(samples: Float32Array, sampleRate: number): Fingerprints {
-  let hashes = new Uint32Array(4096);
-  let data = new Uint32Array(4096);
-  let count = 0;
-  const extractor = new FingerprintExtractor(sampleRate, 'reference', (quad) => {
-    if (quad.time > MAX_REFERENCE_FRAMES) return;
-    if (count === hashes.length) {
-      const grownHashes = new Uint32Array(count * 2);
-      grownHashes.set(hashes);
-      hashes = grownHashes;
-      const grownData = new Uint32Array(count * 2);
-      grownData.set(data);
-      data = grownData;
-    }
-    hashes[count] = hashOf(quad);
-    data[count] = packEntry(quad);
-    count += 1;
-  });
+  const fingerprinter = new ReferenceFingerprinter(sampleRate);
   const chunk = 65_536;
-  for (let at = 0; at < samples.length; at += chunk) extractor.push(samples.subarray(at, at + chunk));
-  extractor.finish();
-  return { hashes: hashes.slice(0, count), data: data.slice(0, count), seconds: samples.length / sampleRate };
+  for (let at = 0; at < samples.length; at += chunk) fingerprinter.push(samples.subarray(at, at + chunk));
+  return fingerprinter.finish();
 }

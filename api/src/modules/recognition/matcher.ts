@@ -415,12 +415,13 @@ export class RecognitionSession {
         for (let i = 0; i < block.count; i += 1) {
           if (block.track[i] !== hit.track) continue;
           const q = block.queryTime[i];
-          if (q < first && onLine(hit.line, q, block.referenceTime[i], block.pitch[i], settings.tolerance)) earlier.push(q);
+          if (q < first && onLine(hit.line, q, block.referenceTime[i], block.pitch[i], settings.tolerance * 1.5)) earlier.push(q);
         }
       }
       earlier.sort((a, b) => b - a);
+      if (process.env.DEBUG_REC) console.log('open', hit.track, 'first', frameToSeconds(first).toFixed(1), 'earlier', earlier.slice(0, 30).map((q) => frameToSeconds(q).toFixed(0)).join(' '));
       for (const q of earlier) {
-        if (segment.start - q > 4 * FRAMES_PER_SECOND) break;
+        if (segment.start - q > 8 * FRAMES_PER_SECOND) break;
         segment.start = q;
       }
     }

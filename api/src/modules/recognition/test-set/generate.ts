@@ -24,13 +24,13 @@ export interface TestSet {
   references: TestReference[];
 }
 
-/** `known` catalogue references and `unknown` others, from the seed. */
-export function testReferences(seed: number, known: number, unknown: number): TestSet {
-  const references = Array.from({ length: known + unknown }, (_, track) => ({
-    track,
-    recipe: referenceRecipe(seed, track),
-    known: track < known,
-  }));
+/** `known` catalogue references and `unknown` others, from the seed (cut to `maxSeconds` each if given, for quick tests). */
+export function testReferences(seed: number, known: number, unknown: number, maxSeconds?: number): TestSet {
+  const references = Array.from({ length: known + unknown }, (_, track) => {
+    const recipe = referenceRecipe(seed, track);
+    if (maxSeconds) recipe.durationSeconds = Math.min(recipe.durationSeconds, maxSeconds);
+    return { track, recipe, known: track < known };
+  });
   return { seed, references };
 }
 

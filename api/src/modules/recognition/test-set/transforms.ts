@@ -85,8 +85,7 @@ export class Biquad {
     let a1: number;
     let a2: number;
     if (kind === 'lowpass' || kind === 'highpass') {
-      const sign = kind === 'lowpass' ? 1 : -1;
-      b1 = sign * (1 - cos);
+      b1 = kind === 'lowpass' ? 1 - cos : -(1 + cos);
       b0 = kind === 'lowpass' ? (1 - cos) / 2 : (1 + cos) / 2;
       b2 = b0;
       a0 = 1 + alpha;

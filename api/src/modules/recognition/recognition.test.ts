@@ -1,0 +1,178 @@
+import { describe, expect, it } from 'vitest';
+import { ANALYSIS_RATE, RealFft, Resampler } from './dsp.js';
+import { fingerprintReference, HASH_SPACE } from './fingerprint.js';
+import { IndexBuilder, type MemoryIndex } from './fingerprint-index.js';
+import { RecognitionSession, type RawDetection } from './matcher.js';
+import { decodeMp3, encodeMp3 } from './mp3.js';
+import { fingerprintRows, nameDetections, recognizeMp3 } from './recognition.js';
+import {
+  CONDITIONS,
+  type MixCondition,
+  planMix,
+  referenceAudio,
+  renderMix,
+  score,
+  TEST_SAMPLE_RATE,
+  testReferences,
+  truthOf,
+} from './test-set/generate.js';
+
+// A small catalogue (90 s references) and short mixes: three or four plays each, with crossfades of 16 to 24 s.
+const SET = testReferences(7, 8, 3, 90);
+let cached: MemoryIndex | null = null;
+function catalogueIndex(): MemoryIndex {
+  if (cached) return cached;
+  const builder = new IndexBuilder();
+  for (const reference of SET.references.filter((r) => r.known)) builder.add(reference.track, fingerprintReference(referenceAudio(reference), TEST_SAMPLE_RATE));
+  cached = builder.build();
+  return cached;
+}
+
+const short = (condition: MixCondition): MixCondition => ({ ...condition, play: [40, 50], crossfade: [16, 24], unknownShare: 0.25 });
+const base = CONDITIONS[0] as MixCondition;
+
+function recognise(samples: Float32Array, index = catalogueIndex()): RawDetection[] {
+  const session = new RecognitionSession(index, TEST_SAMPLE_RATE);
+  for (let at = 0; at < samples.length; at += 20_000) session.push(samples.subarray(at, at + 20_000));
+  return session.finish();
+}
+
+function expectFound(condition: MixCondition, seed: number) {
+  const mix = planMix(SET, short(condition), seed, 3);
+  const truth = truthOf(mix);
+  const detections = recognise(renderMix(SET, mix));
+  const result = score(truth, detections);
+  expect(truth.length).toBeGreaterThanOrEqual(2);
+  expect(result.found).toBe(truth.length);
+  expect(result.falseDetections).toBe(0);
+  for (const error of result.startErrors) expect(error).toBeLessThan(15);
+  // The speed each play was found at is the speed it was played at.
+  for (const detection of detections) {
+    const play = truth.find((t) => t.track === detection.track);
+    expect(Math.abs(detection.speed - (play?.speed ?? 0))).toBeLessThan(0.01);
+  }
+  return { mix, detections };
+}
+
+describe('signal processing', () => {
+  it('computes power spectra as a plain DFT does', () => {
+    const size = 256;
+    const input = Float64Array.from({ length: size }, (_, i) => Math.sin(i * 0.37) + 0.5 * Math.cos(i * 1.9) + (i % 7) / 10);
+    const power = new Float32Array(size / 2);
+    new RealFft(size).power(input, power, 0, size / 2);
+    for (const k of [0, 1, 15, 77, 127]) {
+      let re = 0;
+      let im = 0;
+      for (let n = 0; n < size; n += 1) {
+        re += input[n] * Math.cos((2 * Math.PI * k * n) / size);
+        im -= input[n] * Math.sin((2 * Math.PI * k * n) / size);
+      }
+      expect(power[k]).toBeCloseTo(re * re + im * im, 1);
+    }
+  });
+
+  it('resamples to the analysis rate chunk by chunk, keeping a tone and removing what cannot be represented', () => {
+    const rate = 44_100;
+    const tone = (hz: number) => Float32Array.from({ length: rate }, (_, i) => Math.sin((2 * Math.PI * hz * i) / rate));
+    const run = (input: Float32Array) => {
+      const resampler = new Resampler(rate, ANALYSIS_RATE);
+      const parts = [];
+      for (let at = 0; at < input.length; at += 1000) parts.push(resampler.process(input.subarray(at, at + 1000)));
+      parts.push(resampler.flush());
+      const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
+      let offset = 0;
+      for (const part of parts) {
+        out.set(part, offset);
+        offset += part.length;
+      }
+      return out;
+    };
+    const kept = run(tone(1000));
+    expect(Math.abs(kept.length - ANALYSIS_RATE)).toBeLessThan(40);
+    const middle = kept.subarray(2000, 6000);
+    const rms = Math.sqrt(middle.reduce((s, v) => s + v * v, 0) / middle.length);
+    expect(rms).toBeCloseTo(Math.SQRT1_2, 1);
+    // The same phase as a 1 kHz tone sampled at 8 kHz.
+    for (let i = 2000; i < 2010; i += 1) expect(kept[i]).toBeCloseTo(Math.sin((2 * Math.PI * 1000 * i) / ANALYSIS_RATE), 1);
+    const removed = run(tone(6000)).subarray(2000, 6000);
+    expect(Math.sqrt(removed.reduce((s, v) => s + v * v, 0) / removed.length)).toBeLessThan(0.01);
+  });
+});
+
+describe('fingerprints', () => {
+  it('are deterministic 32-bit rows within the hash space, a few dozen per second', () => {
+    const reference = SET.references[0];
+    if (!reference) throw new Error('no reference');
+    const audio = referenceAudio(reference);
+    const first = fingerprintReference(audio, TEST_SAMPLE_RATE);
+    const again = fingerprintReference(audio, TEST_SAMPLE_RATE);
+    expect(again.hashes).toEqual(first.hashes);
+    expect(again.data).toEqual(first.data);
+    const perSecond = first.hashes.length / first.seconds;
+    expect(perSecond).toBeGreaterThan(10);
+    expect(perSecond).toBeLessThan(80);
+    for (const hash of first.hashes) expect(hash).toBeLessThan(HASH_SPACE);
+    const rows = [...fingerprintRows(3, first)];
+    expect(rows).toHaveLength(first.hashes.length);
+    expect(rows[0]).toEqual({ hash: first.hashes[0], track: 3, data: first.data[0] });
+  });
+});
+
+describe('recognition of generated mixes', () => {
+  it('finds every catalogue track of a mix with its times, and nothing for the tracks it does not know', () => {
+    const { mix, detections } = expectFound(base, 11);
+    expect(mix.plays.some((play) => !play.known)).toBe(true);
+    expect(detections.map((d) => d.start)).toEqual([...detections.map((d) => d.start)].sort((a, b) => a - b));
+    for (const detection of detections) {
+      const play = mix.plays.find((p) => p.track === detection.track);
+      if (!play) throw new Error('detected a track that was not played');
+      expect(detection.end).toBeGreaterThan(play.fadeOutStart - 15);
+      expect(detection.end).toBeLessThan(play.end + 5);
+      expect(detection.confidence).toBeGreaterThan(0.5);
+    }
+  });
+
+  it('survives speed changes of ±6–8% with the pitch following', () => expectFound(CONDITIONS[2] as MixCondition, 12));
+  it('survives key-locked tempo changes of ±6%', () => expectFound(CONDITIONS[3] as MixCondition, 13));
+  it('survives EQ and filter sweeps', () => expectFound(CONDITIONS[4] as MixCondition, 14));
+  it('survives noise at 10 dB SNR', () => expectFound(CONDITIONS[5] as MixCondition, 15));
+
+  it('reads MP3 at 128 kbps as a stream, from rows read back from storage, reporting progress', async () => {
+    const mix = planMix(SET, short({ ...(CONDITIONS[7] as MixCondition), noiseDb: null }), 16, 3);
+    const mp3 = await encodeMp3(renderMix(SET, mix), TEST_SAMPLE_RATE, 128);
+    // The index as the job would build it: from stored rows.
+    const builder = new IndexBuilder();
+    for (const reference of SET.references.filter((r) => r.known)) {
+      for (const row of fingerprintRows(reference.track, fingerprintReference(referenceAudio(reference), TEST_SAMPLE_RATE)))
+        builder.addRow(row.hash, row.track, row.data);
+    }
+    const index = builder.build();
+    const progress: number[] = [];
+    const chunks = function* () {
+      for (let at = 0; at < mp3.length; at += 8192) yield mp3.subarray(at, at + 8192);
+    };
+    const detections = await recognizeMp3(chunks(), index, {
+      durationSeconds: mix.durationSeconds,
+      onProgress: (p) => progress.push(p.fraction ?? -1),
+    });
+    const result = score(truthOf(mix), detections);
+    expect(result.found).toBe(truthOf(mix).length);
+    expect(result.falseDetections).toBe(0);
+    expect(progress.length).toBeGreaterThan(10);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(progress[progress.length - 1]).toBeGreaterThan(0.95);
+    const named = nameDetections(detections, (track) => ({ trackId: `t${track}`, externalId: `x${track}`, title: `Track ${track}` }));
+    expect(named[0]).toMatchObject({ trackId: `t${detections[0]?.track}`, start: expect.any(Number), confidence: expect.any(Number) });
+  });
+
+  it('decodes MP3 to mono samples at the file rate', async () => {
+    const tone = Float32Array.from({ length: TEST_SAMPLE_RATE }, (_, i) => 0.5 * Math.sin((2 * Math.PI * 440 * i) / TEST_SAMPLE_RATE));
+    let samples = 0;
+    const summary = await decodeMp3([await encodeMp3(tone, TEST_SAMPLE_RATE)], (mono, rate) => {
+      expect(rate).toBe(TEST_SAMPLE_RATE);
+      samples += mono.length;
+    });
+    expect(summary.errors).toBe(0);
+    expect(samples).toBeGreaterThanOrEqual(TEST_SAMPLE_RATE);
+  });
+});
