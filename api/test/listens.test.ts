@@ -15,6 +15,8 @@ const auth = (member: Member) => ({ 'x-auth-token': member.token });
 const post = (url: string, member?: Member, payload: object = {}) =>
   t.app.inject({ method: 'POST', url, headers: member ? auth(member) : {}, payload });
 const at = (iso: string) => new Date(iso).toISOString();
+/** Moves a mix's publishing back to `iso`, so listens from then on are plausible. */
+const publishedOn = (mixId: string, iso: string) => t.services.orm.em.fork().execute('update mix set published_at = ? where id = ?', [iso, mixId]);
 
 test('hours are h:mm', () => {
   expect(formatHours(0)).toBe('0:00');
@@ -29,6 +31,7 @@ describe('listens and stats', () => {
   beforeAll(async () => {
     dj = await signUpMember(t.app);
     mixId = await publishedMix(t.app, t.services, dj);
+    await publishedOn(mixId, '2025-12-01T00:00:00Z');
   });
 
   test('stats arithmetic: two members, three listens, two ended (1h30 and 45 min), one save', async () => {
@@ -50,6 +53,7 @@ describe('listens and stats', () => {
   test('one open listen per member per mix: starting again closes the earlier one with no length', async () => {
     const member = await signUpMember(t.app);
     const mix = await publishedMix(t.app, t.services, dj);
+    await publishedOn(mix, '2026-01-01T00:00:00Z');
     await post(`/api/mix/add-new-listen/${mix}`, member, { start: at('2026-02-01T10:00:00Z') });
     await post(`/api/mix/add-new-listen/${mix}`, member, { start: at('2026-02-01T12:00:00Z') });
     const ended = await post(`/api/mix/pause/${mix}`, member, { end: at('2026-02-01T12:30:00Z') });
@@ -60,7 +64,11 @@ describe('listens and stats', () => {
 
   test('bad timestamps are 400s: not a date, in the future, an end before the start', async () => {
     const member = await signUpMember(t.app);
-    expect((await post(`/api/mix/add-new-listen/${mixId}`, member, { start: 'yesterday-ish' })).statusCode).toBe(400);
+    for (const start of ['yesterday-ish', '2000-02-30T10:00:00Z', '0001-01-01T00:00:00Z', '2026-03-01', -8_640_000_000_000_000, 1.5, true]) {
+      const refused = await post(`/api/mix/add-new-listen/${mixId}`, member, { start });
+      expect(refused.statusCode, JSON.stringify(start)).toBe(400);
+      expect(refused.json().error).toMatch(/^start must be a date/);
+    }
     expect((await post(`/api/mix/add-new-listen/${mixId}`, member, { start: Date.now() + 3_600_000 })).json().error).toBe(
       'start cannot be in the future',
     );
@@ -68,6 +76,31 @@ describe('listens and stats', () => {
     const backwards = await post(`/api/mix/pause/${mixId}`, member, { end: at('2026-03-01T09:00:00Z') });
     expect(backwards.statusCode).toBe(400);
     expect(backwards.json().error).toBe('end cannot be before the start of the listen');
+  });
+
+  test('a listen is plausible by construction: it starts after publishing and lasts at most the mix', async () => {
+    const mix = await publishedMix(t.app, t.services, dj);
+    const member = await signUpMember(t.app);
+    const before = await post(`/api/mix/add-new-listen/${mix}`, member, { start: 0 });
+    expect(before.statusCode).toBe(400);
+    expect((await post(`/api/mix/add-new-listen/${mix}`, member, { start: at('2026-01-01T00:00:00Z') })).json().error).toBe(
+      'start cannot be before the mix was published',
+    );
+    await publishedOn(mix, '2026-01-01T00:00:00Z');
+    await t.services.orm.em.fork().execute('update mix set duration_seconds = 3600 where id = ?', [mix]);
+    await post(`/api/mix/add-new-listen/${mix}`, member, { start: at('2026-01-02T10:00:00Z') });
+    const ended = await post(`/api/mix/pause/${mix}`, member, { end: at('2026-01-05T10:00:00Z') });
+    expect(ended.json().timestamps).toEqual({ start: '2026-01-02T10:00:00.000Z', end: '2026-01-02T11:00:00.000Z' });
+    expect((await t.app.inject({ method: 'GET', url: `/api/mix/stats/${mix}` })).json()).toMatchObject({ Hours: '1:00' });
+  });
+
+  test('the same start eight times at once makes one open listen and no error', async () => {
+    const mix = await publishedMix(t.app, t.services, dj);
+    const member = await signUpMember(t.app);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => post(`/api/mix/add-new-listen/${mix}`, member)));
+    expect(answers.map((answer) => answer.statusCode)).toEqual(Array(8).fill(200));
+    expect(new Set(answers.map((answer) => answer.json()._id)).size).toBe(1);
+    expect((await t.app.inject({ method: 'GET', url: `/api/mix/stats/${mix}` })).json()).toMatchObject({ Listens: 1 });
   });
 
   test('plays count for everyone; anonymous plays are listens without a member and add no hours', async () => {

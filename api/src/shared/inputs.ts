@@ -80,3 +80,44 @@ export const pageSize = (max: number, fallback: number) =>
     .min(1, `first must be a whole number from 1 to ${max}`)
     .max(max, `first must be a whole number from 1 to ${max}`)
     .default(fallback);
+
+// Strict ISO 8601 date-time: a calendar date, a time, and a zone (Z or an offset), as JavaScript and PostgreSQL agree on.
+const ISO_MOMENT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):?(\d{2}))$/;
+/** The earliest and latest moments any timestamp here may name: nothing on this service happened before 2000. */
+const EARLIEST_MOMENT = Date.UTC(2000, 0, 1);
+const LATEST_MOMENT = Date.UTC(2200, 0, 1);
+
+function momentOf(value: string | number): Date | null {
+  if (typeof value === 'number') return Number.isInteger(value) ? new Date(value) : null;
+  const match = ISO_MOMENT.exec(value);
+  if (!match) return null;
+  const [, year, month, day, hour, minute, second = '0', offsetHours = '0', offsetMinutes = '0'] = match.map((part) => part);
+  // Date.parse rolls 2000-02-30 over into March; a calendar date must exist as written.
+  const calendar = new Date(0);
+  calendar.setUTCFullYear(Number(year), Number(month) - 1, Number(day));
+  const exists =
+    calendar.getUTCFullYear() === Number(year) && calendar.getUTCMonth() === Number(month) - 1 && calendar.getUTCDate() === Number(day);
+  if (!exists || Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59 || Number(offsetHours) > 23 || Number(offsetMinutes) > 59)
+    return null;
+  return new Date(value);
+}
+
+/**
+ * A moment as clients send it: strict ISO 8601 text with a zone, or epoch milliseconds (as text or a number), from
+ * 2000 to 2200; anything else is a 400 that says so.
+ */
+export const moment = (field: string) =>
+  z
+    .union([z.string(), z.number()], { error: `${field} must be a date (ISO 8601 with a time zone, or epoch milliseconds)` })
+    .transform((value, ctx) => {
+      const date = momentOf(typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value);
+      if (!date || Number.isNaN(date.getTime())) {
+        ctx.addIssue({ code: 'custom', message: `${field} must be a date (ISO 8601 with a time zone, or epoch milliseconds)` });
+        return z.NEVER;
+      }
+      if (date.getTime() < EARLIEST_MOMENT || date.getTime() > LATEST_MOMENT) {
+        ctx.addIssue({ code: 'custom', message: `${field} must be a date between 2000 and 2200` });
+        return z.NEVER;
+      }
+      return date;
+    });

@@ -1,14 +1,23 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
-import { isUuid } from '../../shared/cursor.js';
-import { InvalidInputError, NotFoundError } from '../../shared/errors.js';
+import { parseInput } from '../../shared/inputs.js';
 import { VISIBLE_MIX_SQL } from '../mixes/mix.policy.js';
+import { ListenErrors } from './listen.errors.js';
+import { listenMomentInput, mixIdInput } from './listen.inputs.js';
 import { listenPolicy } from './listen.policy.js';
 
 /** Open listens older than this are treated as abandoned (a closed tab) in the live count. */
 export const LIVE_WINDOW_HOURS = 2;
 /** How far ahead of the server's clock a client's timestamp may be. */
 const CLOCK_SKEW_MS = 60_000;
+/** Starts this close together are one start sent more than once (a double click, a retry), not a new listen. */
+const SAME_START_MS = 5_000;
+
+interface ListenedMix {
+  id: string;
+  publishedAt: Date;
+  durationSeconds: number | null;
+}
 
 export interface ListenRecord {
   id: string;
@@ -36,13 +45,10 @@ export function formatHours(totalSeconds: number): string {
   return `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`;
 }
 
-/** A client timestamp: ISO text or epoch milliseconds, not in the future; `now` when absent. */
-export function parseMoment(value: unknown, name: string): Date {
-  if (value === undefined || value === null || value === '') return new Date();
-  const date =
-    typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value)) ? new Date(Number(value)) : new Date(String(value));
-  if (Number.isNaN(date.getTime())) throw new InvalidInputError(`${name} must be a date (ISO 8601 or epoch milliseconds)`);
-  if (date.getTime() > Date.now() + CLOCK_SKEW_MS) throw new InvalidInputError(`${name} cannot be in the future`);
+/** A client timestamp (see listenMomentInput), not in the future; `now` when absent. */
+function parseMoment(value: unknown, field: 'start' | 'end'): Date {
+  const date = parseInput(listenMomentInput(field), value) ?? new Date();
+  if (date.getTime() > Date.now() + CLOCK_SKEW_MS) throw ListenErrors.inFuture(field);
   return date;
 }
 
@@ -78,11 +84,21 @@ export class ListensService {
     return () => this.listeners.delete(listener);
   }
 
-  private async visibleMixId(em: EntityManager, mixId: unknown): Promise<string> {
-    if (!isUuid(mixId)) throw new NotFoundError('Mix not found');
-    const [row] = await em.execute<{ id: string }[]>(`select id from mix where id = ? and ${VISIBLE_MIX_SQL}`, [mixId]);
-    if (!row) throw new NotFoundError('Mix not found');
-    return row.id;
+  private async visibleMixId(em: EntityManager, rawMixId: unknown): Promise<string> {
+    return (await this.visibleMix(em, rawMixId)).id;
+  }
+
+  /** A mix anyone may listen to, with what bounds a listen of it: when it was published and how long it lasts. */
+  private async visibleMix(em: EntityManager, rawMixId: unknown): Promise<ListenedMix> {
+    const mixId = parseInput(mixIdInput, rawMixId);
+    const [row] = mixId
+      ? await em.execute<{ id: string; published_at: Date | string; duration_seconds: number | null }[]>(
+          `select id, published_at, duration_seconds from mix where id = ? and ${VISIBLE_MIX_SQL}`,
+          [mixId],
+        )
+      : [];
+    if (!row) throw ListenErrors.mixNotFound();
+    return { id: row.id, publishedAt: new Date(row.published_at), durationSeconds: row.duration_seconds };
   }
 
   private async announce(mixId: string): Promise<void> {
@@ -112,43 +128,61 @@ export class ListensService {
   }
 
   /**
-   * Starts a member's listen. One open listen per member per mix: an earlier one still open was abandoned (its end is
-   * unknown), so it is closed with no length rather than guessed.
+   * Starts a member's listen, at `start` (now when absent): never before the mix was published, never in the future.
+   * One open listen per member per mix: starts of the same listen (a double click, a player's retry, the same start
+   * sent eight times at once) answer the one open listen; a later start means the earlier listen was abandoned (its end
+   * is unknown), so it is closed with no length rather than guessed. The member's starts of one mix queue on a lock.
    */
   async start(mixId: unknown, viewerId: string, rawStart?: unknown): Promise<ListenRecord> {
     const start = parseMoment(rawStart, 'start');
     const record = await this.em().transactional(async (txEm) => {
       const em = txEm as EntityManager;
-      const id = await this.visibleMixId(em, mixId);
-      await em.execute('update listen set ended_at = started_at where mix_id = ? and user_id = ? and ended_at is null', [id, viewerId]);
+      const mix = await this.visibleMix(em, mixId);
+      if (start.getTime() < mix.publishedAt.getTime()) throw ListenErrors.startBeforePublishing();
+      await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`listen:${mix.id}:${viewerId}`]);
+      const [open] = await em.execute<ListenRow[]>(
+        'select id, user_id, null as user_name, started_at, ended_at from listen where mix_id = ? and user_id = ? and ended_at is null',
+        [mix.id, viewerId],
+      );
+      if (open && Math.abs(new Date(open.started_at).getTime() - start.getTime()) <= SAME_START_MS) {
+        return { mixId: mix.id, record: toRecord(open), changed: false };
+      }
+      if (open) await em.execute('update listen set ended_at = started_at where id = ?', [open.id]);
       const [row] = await em.execute<ListenRow[]>(
         `insert into listen (id, mix_id, user_id, started_at) values (gen_random_uuid(), ?, ?, ?)
          returning id, user_id, null as user_name, started_at, ended_at`,
-        [id, viewerId, start],
+        [mix.id, viewerId, start],
       );
-      return { mixId: id, record: toRecord(row) };
+      return { mixId: mix.id, record: toRecord(row), changed: true };
     });
-    await this.announce(record.mixId);
+    if (record.changed) await this.announce(record.mixId);
     return record.record;
   }
 
-  /** Ends the member's open listen of the mix at `end` (now when absent). */
+  /**
+   * Ends the member's open listen of the mix at `end` (now when absent), after its start and never in the future. A
+   * listen lasts at most the mix's length (a player left running past the end, or a clock that jumped): a later end is
+   * clamped to the start plus the mix's duration, so no listen adds more hours than the mix holds.
+   */
   async end(mixId: unknown, viewerId: string, rawEnd?: unknown): Promise<ListenRecord> {
-    const end = parseMoment(rawEnd, 'end');
+    const requestedEnd = parseMoment(rawEnd, 'end');
     const result = await this.em().transactional(async (txEm) => {
       const em = txEm as EntityManager;
-      const id = await this.visibleMixId(em, mixId);
+      const mix = await this.visibleMix(em, mixId);
       const [open] = await em.execute<ListenRow[]>(
         'select id, user_id, null as user_name, started_at, ended_at from listen where mix_id = ? and user_id = ? and ended_at is null for update',
-        [id, viewerId],
+        [mix.id, viewerId],
       );
-      if (!open) throw new NotFoundError('No listen of this mix is in progress');
-      if (end.getTime() < new Date(open.started_at).getTime()) throw new InvalidInputError('end cannot be before the start of the listen');
+      if (!open) throw ListenErrors.noListenInProgress();
+      const startedAt = new Date(open.started_at).getTime();
+      if (requestedEnd.getTime() < startedAt) throw ListenErrors.endBeforeStart();
+      const longest = mix.durationSeconds === null ? Number.POSITIVE_INFINITY : startedAt + mix.durationSeconds * 1000;
+      const end = new Date(Math.min(requestedEnd.getTime(), longest));
       const [row] = await em.execute<ListenRow[]>(
         'update listen set ended_at = ? where id = ? returning id, user_id, null as user_name, started_at, ended_at',
         [end, open.id],
       );
-      return { mixId: id, record: toRecord(row) };
+      return { mixId: mix.id, record: toRecord(row) };
     });
     await this.announce(result.mixId);
     return result.record;
