@@ -1,6 +1,6 @@
 import { Socket } from 'node:net';
-import type { Multipart } from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { multipartParts } from '../http/multipart.js';
 import { viewerOf } from '../http/viewer.js';
 import { requireViewer } from '../modules/auth/auth.policy.js';
 import { MP3_MAX_BYTES } from '../modules/media/audio.js';
@@ -23,7 +23,7 @@ async function* formParts(request: FastifyRequest): AsyncGenerator<UploadPart> {
     for (const [field, value] of Object.entries(bodyOf(request))) if (typeof value === 'string') yield { type: 'field', field, value };
     return;
   }
-  for await (const part of request.parts({ limits: FORM_LIMITS }) as AsyncIterable<Multipart>) {
+  for await (const part of multipartParts(request, FORM_LIMITS)) {
     if (part.type === 'file') yield { type: 'file', field: part.fieldname, fileName: part.filename, stream: part.file };
     else yield { type: 'field', field: part.fieldname, value: String(part.value) };
   }

@@ -1,5 +1,6 @@
 import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { multipartParts } from '../http/multipart.js';
 import { viewerOf } from '../http/viewer.js';
 import { requireViewer } from '../modules/auth/auth.policy.js';
 import type { ProfileChanges } from '../modules/users/user.inputs.js';
@@ -20,7 +21,7 @@ async function readProfileForm(request: FastifyRequest): Promise<ProfileChanges>
     return changes;
   }
   const changes: ProfileChanges = {};
-  for await (const part of request.parts({ limits: { fileSize: PROFILE_IMAGE_MAX_BYTES, files: 1 } })) {
+  for await (const part of multipartParts(request, { fileSize: PROFILE_IMAGE_MAX_BYTES, files: 1 })) {
     if (part.type === 'file') {
       if (part.fieldname !== 'profile_image') {
         part.file.resume();

@@ -1,0 +1,117 @@
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createTestApp, freshIp, gql, type Member, signUpMember, type TestApp } from './support/app.js';
+
+let t: TestApp;
+let member: Member;
+beforeAll(async () => {
+  t = await createTestApp();
+  member = await signUpMember(t.app);
+});
+afterAll(() => t.close());
+
+const rowCounts = async () =>
+  (
+    await t.services.orm.em
+      .fork()
+      .execute<{ mixes: number; tracks: number; users: number }[]>(
+        'select (select count(*) from mix)::int as mixes, (select count(*) from track)::int as tracks, (select count(*) from app_user)::int as users',
+      )
+  )[0];
+
+describe('malformed multipart is a 400 and leaves nothing', () => {
+  const field = '--x\r\nContent-Disposition: form-data; name="title"\r\n\r\nhi\r\n--x--\r\n';
+  const bodies: [string, string, string][] = [
+    ['no boundary', 'multipart/form-data', field],
+    ['a wrong boundary', 'multipart/form-data; boundary=y', field],
+    ['garbage', 'multipart/form-data; boundary=x', 'garbage garbage'],
+    [
+      'a truncated file',
+      'multipart/form-data; boundary=x',
+      '--x\r\nContent-Disposition: form-data; name="cover"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n\xff\xd8\xff',
+    ],
+    ['a truncated field', 'multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="title"\r\n\r\nhi'],
+  ];
+  for (const [method, url] of [
+    ['POST', '/api/mix/create-mix'],
+    ['PATCH', '/api/user/update-user'],
+  ] as const) {
+    test(`${method} ${url}`, async () => {
+      const before = await rowCounts();
+      for (const [name, type, payload] of bodies) {
+        const response = await t.app.inject({ method, url, headers: { 'x-auth-token': member.token, 'content-type': type }, payload });
+        expect(response.statusCode, name).toBeGreaterThanOrEqual(400);
+        expect(response.statusCode, name).toBeLessThan(500);
+      }
+      expect(await rowCounts()).toEqual(before);
+    });
+  }
+});
+
+describe('text PostgreSQL cannot store is a 400 naming the field, in both skins', () => {
+  test('NUL bytes and lone surrogates in paths, searches, credentials, profiles and titles', async () => {
+    const headers = { 'x-auth-token': member.token };
+    const before = await rowCounts();
+    const answers = [
+      await t.app.inject({ method: 'GET', url: '/api/user/by-user-name/a%00b' }),
+      await t.app.inject({ method: 'POST', url: '/api/user/search', headers, payload: { searchString: 'a\u0000b' } }),
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/user/create-user',
+        payload: { email: 'a\u0000b@example.com', password: 'Mixcrate1!' },
+        remoteAddress: freshIp(),
+      }),
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/auth',
+        payload: { email: 'a\u0000b@example.com', password: 'x' },
+        remoteAddress: freshIp(),
+      }),
+      await t.app.inject({ method: 'POST', url: '/api/user/reset-password', payload: { email: 'a\u0000@b.co' }, remoteAddress: freshIp() }),
+      await t.app.inject({ method: 'PATCH', url: '/api/user/update-user', headers, payload: { display_name: 'x\u0000y' } }),
+      await t.app.inject({ method: 'PATCH', url: '/api/user/update-user', headers, payload: { bio: '\ud800' } }),
+      await t.app.inject({ method: 'PATCH', url: '/api/user/add-username', headers, payload: { user_name: 'ab\u0000c' } }),
+    ];
+    for (const answer of answers) expect(answer.statusCode, answer.body).toBe(400);
+    const graph = await gql(
+      t.app,
+      'mutation ($p: ProfileInput!) { updateProfile(input: $p) { displayName } }',
+      { p: { displayName: 'a\u0000' } },
+      member.token,
+    );
+    expect(graph.errors?.[0].extensions?.code, JSON.stringify(graph)).toBe('BAD_USER_INPUT');
+    expect(await rowCounts()).toEqual(before);
+  });
+});
+
+describe('numbers past every bound are 400s', () => {
+  test('huge page numbers', async () => {
+    const headers = { 'x-auth-token': member.token };
+    for (const url of [
+      `/api/mix/by-user/${member.userName}/1e300`,
+      '/api/user/saved-mixes-by-me?page=1e300',
+      `/api/user/get-following/${member.userName}/1e300`,
+    ]) {
+      const answer = await t.app.inject({ method: 'GET', url, headers });
+      expect(answer.statusCode, `${url}: ${answer.body}`).toBe(400);
+    }
+    const feed = await t.app.inject({ method: 'POST', url: '/api/mix/get-mixes-by-genre-and-distance', headers, payload: { page: 1e18 } });
+    expect(feed.statusCode, feed.body).toBe(400);
+  });
+});
+
+describe('tokens', () => {
+  test('a signed token whose subject is no member id is a 401, not a 500', async () => {
+    const secret = t.config.JWT_SECRET ?? (await import('node:fs/promises')).readFile(`${t.config.DATA_DIR}/secrets/jwt-secret`, 'utf8');
+    const key = new TextEncoder().encode(String(await secret).trim());
+    const token = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('not-a-uuid')
+      .setIssuer('mixcrate')
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(key);
+    const answer = await t.app.inject({ method: 'GET', url: '/api/user/logged-in-user', headers: { 'x-auth-token': token } });
+    expect(answer.statusCode).toBe(401);
+  });
+});
