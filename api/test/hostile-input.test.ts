@@ -1,5 +1,5 @@
 import { SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { createTestApp, freshIp, gql, type Member, signUpMember, type TestApp } from './support/app.js';
 
 let t: TestApp;
@@ -113,5 +113,53 @@ describe('tokens', () => {
       .sign(key);
     const answer = await t.app.inject({ method: 'GET', url: '/api/user/logged-in-user', headers: { 'x-auth-token': token } });
     expect(answer.statusCode).toBe(401);
+  });
+});
+
+describe('password hashing costs an attacker, not us', () => {
+  test('a garbage reset token is refused before any hash is spent on the new password', async () => {
+    const bcrypt = (await import('bcrypt')).default;
+    const hash = vi.spyOn(bcrypt, 'hash');
+    const answer = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/update-password',
+      payload: { email: member.email, token: 'garbage', newPassword: 'Another1!' },
+      remoteAddress: freshIp(),
+    });
+    expect(answer.statusCode).toBe(404);
+    expect(hash).not.toHaveBeenCalled();
+    hash.mockRestore();
+  });
+
+  test('every hashing path is rate limited: new passwords per address, password checks per member', async () => {
+    const ip = freshIp();
+    const resets = [];
+    for (let attempt = 0; attempt < 11; attempt++) {
+      resets.push(
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/update-password',
+          payload: { email: member.email, token: `garbage${attempt}`, newPassword: 'Another1!' },
+          remoteAddress: ip,
+        }),
+      );
+    }
+    expect(resets.at(-1)?.statusCode).toBe(429);
+    expect(resets.at(-1)?.headers['retry-after']).toBeDefined();
+    const checker = await signUpMember(t.app);
+    const checks = [];
+    for (let attempt = 0; attempt < 11; attempt++) {
+      checks.push(
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/user/check-password',
+          headers: { 'x-auth-token': checker.token },
+          payload: { password: 'Wrong1!x' },
+          remoteAddress: freshIp(),
+        }),
+      );
+    }
+    expect(checks.slice(0, 10).every((answer) => answer.statusCode === 400)).toBe(true);
+    expect(checks.at(-1)?.statusCode).toBe(429);
   });
 });

@@ -30,19 +30,28 @@ export function authRoutes(services: Services) {
     // The create-password screen: the SPEC's email + newPassword, plus the token from the reset link (required).
     app.post('/auth/update-password', async (request) => {
       const body = bodyOf(request);
-      return { message: await services.auth.resetPassword({ email: body.email, token: body.token, newPassword: body.newPassword }) };
+      return {
+        message: await services.auth.resetPassword(
+          { email: body.email, token: body.token, newPassword: body.newPassword },
+          { ip: request.ip },
+        ),
+      };
     });
 
     app.post('/user/check-password', async (request) => {
       const viewer = requireViewer(await viewerOf(services, request));
-      await services.auth.checkPassword(viewer.id, bodyOf(request).password);
+      await services.auth.checkPassword(viewer.id, bodyOf(request).password, { ip: request.ip });
       return { message: authMessages.passwordCorrect };
     });
 
     app.put('/user/update-password', async (request) => {
       const viewer = requireViewer(await viewerOf(services, request));
       const body = bodyOf(request);
-      await services.auth.changePassword(viewer.id, { oldPassword: body.password ?? body.oldPassword, newPassword: body.newPassword });
+      await services.auth.changePassword(
+        viewer.id,
+        { oldPassword: body.password ?? body.oldPassword, newPassword: body.newPassword },
+        { ip: request.ip },
+      );
       return { message: authMessages.passwordUpdated };
     });
   };

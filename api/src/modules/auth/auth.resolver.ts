@@ -23,13 +23,13 @@ export class AuthResolver {
 
   @Mutation(() => String, { description: 'Checks the current password; an error when it is wrong.' })
   async checkPassword(@Arg('password', () => String) password: string, @Ctx() ctx: GraphQLContext): Promise<string> {
-    await ctx.services.auth.checkPassword(requireViewer(ctx.viewer).id, password);
+    await ctx.services.auth.checkPassword(requireViewer(ctx.viewer).id, password, { ip: ctx.ip });
     return authMessages.passwordCorrect;
   }
 
   @Mutation(() => String)
   async changePassword(@Arg('input', () => ChangePasswordInput) input: ChangePasswordInput, @Ctx() ctx: GraphQLContext): Promise<string> {
-    await ctx.services.auth.changePassword(requireViewer(ctx.viewer).id, input);
+    await ctx.services.auth.changePassword(requireViewer(ctx.viewer).id, input, { ip: ctx.ip });
     return authMessages.passwordUpdated;
   }
 
@@ -40,6 +40,6 @@ export class AuthResolver {
 
   @Mutation(() => String, { description: 'Sets a new password with the token from the reset email.' })
   resetPassword(@Arg('input', () => ResetPasswordInput) input: ResetPasswordInput, @Ctx() ctx: GraphQLContext): Promise<string> {
-    return ctx.services.auth.resetPassword(input);
+    return ctx.services.auth.resetPassword(input, { ip: ctx.ip });
   }
 }

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import bcrypt from 'bcrypt';
 import type { Orm } from '../../db/orm.js';
@@ -8,7 +9,7 @@ import { passwordResetMail } from '../mail/templates.js';
 import { type IUser, User } from '../users/user.entity.js';
 import { AuthErrors, authMessages } from './auth.errors.js';
 import { currentPasswordInput, emailInput, passwordInput, resetInput, signInInput, signUpInput } from './auth.inputs.js';
-import { PasswordResetToken } from './password-reset-token.entity.js';
+import { type IPasswordResetToken, PasswordResetToken } from './password-reset-token.entity.js';
 import type { RateLimits } from './rate-limits.js';
 import type { TokenService, Viewer } from './tokens.js';
 
@@ -80,8 +81,12 @@ export class AuthService {
     return viewer;
   }
 
-  async checkPassword(userId: string, rawPassword: unknown): Promise<void> {
+  async checkPassword(userId: string, rawPassword: unknown, meta: RequestMeta): Promise<void> {
     const password = parseInput(currentPasswordInput, rawPassword);
+    await this.limits.consume([
+      ['passwordCheckPerIp', meta.ip],
+      ['passwordCheckPerMember', userId],
+    ]);
     await this.em().transactional(async (em) => {
       const user = await em.findOneOrFail(User, userId);
       if (!(await bcrypt.compare(password, user.passwordHash))) throw AuthErrors.passwordIncorrect();
@@ -93,8 +98,12 @@ export class AuthService {
    * Changes the password. The old password is required, either in this call or through a password check within the last
    * ten minutes (the SPEC's settings screen checks first, then updates): a stolen token alone cannot take the account.
    */
-  async changePassword(userId: string, input: { oldPassword?: unknown; newPassword: unknown }): Promise<void> {
+  async changePassword(userId: string, input: { oldPassword?: unknown; newPassword: unknown }, meta: RequestMeta): Promise<void> {
     const newPassword = parseInput(passwordInput, input.newPassword);
+    await this.limits.consume([
+      ['passwordCheckPerIp', meta.ip],
+      ['passwordCheckPerMember', userId],
+    ]);
     await this.em().transactional(async (em) => {
       const user = await em.findOneOrFail(User, userId);
       if (input.oldPassword !== undefined && input.oldPassword !== null) {
@@ -127,13 +136,23 @@ export class AuthService {
   }
 
   /** Sets a new password with a reset link's token: the email alone never changes a password. */
-  async resetPassword(input: { email: unknown; token?: unknown; newPassword: unknown }): Promise<string> {
+  async resetPassword(input: { email: unknown; token?: unknown; newPassword: unknown }, meta: RequestMeta): Promise<string> {
     const { email, token, newPassword } = parseInput(resetInput, input);
+    await this.limits.consume([['newPasswordPerIp', meta.ip]]);
+    const usable = (reset: IPasswordResetToken | null): reset is IPasswordResetToken =>
+      !!reset && !reset.usedAt && reset.expiresAt.getTime() > Date.now() && reset.user.email === email;
+    // The link is checked before any hash is spent on the new password, and again under a lock after (used only once).
+    if (!usable(await this.em().findOne(PasswordResetToken, { tokenHash: sha256(token) }, { populate: ['user'] }))) {
+      throw AuthErrors.resetLinkInvalid();
+    }
     const passwordHash = await bcrypt.hash(newPassword, BCRYPT_COST);
     await this.em().transactional(async (em) => {
-      const reset = await em.findOne(PasswordResetToken, { tokenHash: sha256(token) }, { populate: ['user'] });
-      const valid = reset && !reset.usedAt && reset.expiresAt.getTime() > Date.now() && reset.user.email === email;
-      if (!reset || !valid) throw AuthErrors.resetLinkInvalid();
+      const reset = await em.findOne(
+        PasswordResetToken,
+        { tokenHash: sha256(token) },
+        { populate: ['user'], lockMode: LockMode.PESSIMISTIC_WRITE, lockTableAliases: ['p0'] },
+      );
+      if (!usable(reset)) throw AuthErrors.resetLinkInvalid();
       reset.usedAt = new Date();
       reset.user.passwordHash = passwordHash;
       // One reset spends every outstanding link of the account.

@@ -15,13 +15,20 @@ export interface Limit {
   durationSeconds: number;
 }
 
-/** Per-IP and per-email limits for the account operations attackers like: sign-in, sign-up, password reset. */
+/**
+ * Per-IP, per-email and per-member limits for the account operations attackers like, and for every path that spends a
+ * bcrypt hash (about a quarter of a second of CPU each): sign-in, sign-up, password reset and its new password, the
+ * password check and change.
+ */
 export const AUTH_LIMITS = {
   signInPerIp: { points: 30, durationSeconds: 15 * 60 },
   signInPerEmail: { points: 10, durationSeconds: 15 * 60 },
   signUpPerIp: { points: 10, durationSeconds: 60 * 60 },
   resetPerIp: { points: 10, durationSeconds: 60 * 60 },
   resetPerEmail: { points: 3, durationSeconds: 60 * 60 },
+  newPasswordPerIp: { points: 10, durationSeconds: 15 * 60 },
+  passwordCheckPerIp: { points: 30, durationSeconds: 15 * 60 },
+  passwordCheckPerMember: { points: 10, durationSeconds: 15 * 60 },
 } satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof AUTH_LIMITS;
