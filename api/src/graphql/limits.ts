@@ -1,36 +1,219 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError, type GraphQLSchema } from 'graphql';
-import depthLimit from 'graphql-depth-limit';
-import { getComplexity, simpleEstimator } from 'graphql-query-complexity';
+import {
+  type DocumentNode,
+  type ExecutionArgs,
+  type FragmentDefinitionNode,
+  GraphQLError,
+  type GraphQLSchema,
+  getOperationAST,
+  getVariableValues,
+  Kind,
+  type OperationDefinitionNode,
+  parse,
+  type SelectionSetNode,
+  specifiedRules,
+  validate,
+} from 'graphql';
+import { getComplexity } from 'graphql-query-complexity';
 
-export const depthLimitRule = (maxDepth: number) => depthLimit(maxDepth);
+/** What one mutation field weighs in the cost limit: each writes in its own transaction, where a read field costs 1. */
+export const MUTATION_COST = 50;
+/** The most root mutation fields one operation may hold, aliases and fragments included. */
+export const MAX_MUTATIONS_PER_OPERATION = 10;
+/**
+ * The most selections an operation may reach through its fragments. Ten fragments each spreading the next ten times
+ * are a short document that reaches ten billion; a real page reaches a few hundred.
+ */
+export const MAX_SELECTIONS = 5_000;
 
-/** Refuses operations whose estimated cost (one per field, lists multiplied by their page size) exceeds the limit. */
-export function costLimitPlugin(schema: GraphQLSchema, maxCost: number): ApolloServerPlugin {
+export interface OperationLimits {
+  maxDepth: number;
+  maxCost: number;
+}
+
+const refuse = (message: string, code: string) => new GraphQLError(message, { extensions: { code, http: { status: 400 } } });
+
+/**
+ * Depth, size, mutation count and cost of one operation of a document that already passed validation (so its
+ * fragments exist and never spread themselves), with variables that already coerce; the first limit it breaks, if any.
+ */
+export function limitProblem(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown> | undefined,
+  limits: OperationLimits,
+): GraphQLError | null {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  const shape = measureShape(operation.selectionSet, fragments);
+  const name = operation.name?.value ?? '';
+  if (shape.selections > MAX_SELECTIONS) {
+    return refuse(
+      `This operation reaches ${shape.selections.toLocaleString('en')} selections through its fragments, more than the limit of ${MAX_SELECTIONS.toLocaleString('en')}.`,
+      'QUERY_TOO_COMPLEX',
+    );
+  }
+  // Graded like graphql-depth-limit always did: root fields are at depth 0, introspection fields do not count.
+  if (shape.height - 1 > limits.maxDepth) {
+    return refuse(`'${name}' exceeds maximum operation depth of ${limits.maxDepth}`, 'GRAPHQL_VALIDATION_FAILED');
+  }
+  if (operation.operation === 'mutation') {
+    const mutations = countRootFields(operation.selectionSet, fragments);
+    if (mutations > MAX_MUTATIONS_PER_OPERATION) {
+      return refuse(
+        `This request holds ${mutations} mutations; send at most ${MAX_MUTATIONS_PER_OPERATION} mutations per request.`,
+        'QUERY_TOO_COMPLEX',
+      );
+    }
+  }
+  let cost: number;
+  try {
+    cost = operationCost(schema, { kind: Kind.DOCUMENT, definitions: [operation, ...fragments.values()] }, variables);
+  } catch (error) {
+    // Its one refusal left once variables coerce: more nodes than it walks (abstract types are walked once per type).
+    if (error instanceof GraphQLError) return refuse(error.message, 'QUERY_TOO_COMPLEX');
+    throw error;
+  }
+  if (cost > limits.maxCost) {
+    return refuse(
+      `This query costs ${cost}, more than the limit of ${limits.maxCost}. Ask for fewer fields or smaller pages.`,
+      'QUERY_TOO_COMPLEX',
+    );
+  }
+  return null;
+}
+
+/** One per field, lists multiplied by their page size (`first` or `limit`), mutation fields `MUTATION_COST` each. */
+function operationCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined): number {
+  const mutationType = schema.getMutationType();
+  return getComplexity({
+    schema,
+    query: document,
+    variables,
+    maxQueryNodes: MAX_SELECTIONS + 1,
+    estimators: [
+      ({ type, args, childComplexity }) => {
+        const pageSize = typeof args.first === 'number' ? args.first : typeof args.limit === 'number' ? args.limit : 1;
+        const own = mutationType !== null && mutationType !== undefined && type === mutationType ? MUTATION_COST : 1;
+        return own + childComplexity * Math.max(1, pageSize);
+      },
+    ],
+  });
+}
+
+interface Shape {
+  /** Nested levels of fields below and including this selection set's. */
+  height: number;
+  selections: number;
+}
+
+/** One walk, each fragment measured once, so a document cannot make it do more work than its own length. */
+function measureShape(root: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>): Shape {
+  const measured = new Map<string, Shape>();
+  const measure = (selectionSet: SelectionSetNode): Shape => {
+    let height = 0;
+    let selections = 0;
+    for (const selection of selectionSet.selections) {
+      let inner: Shape;
+      if (selection.kind === Kind.FIELD) {
+        inner = selection.selectionSet ? measure(selection.selectionSet) : { height: 0, selections: 0 };
+        const isIntrospection = selection.name.value.startsWith('__');
+        height = Math.max(height, 1 + (isIntrospection ? 0 : inner.height));
+      } else {
+        inner = selection.kind === Kind.INLINE_FRAGMENT ? measure(selection.selectionSet) : fragmentShape(selection.name.value);
+        height = Math.max(height, inner.height);
+      }
+      selections += 1 + inner.selections;
+    }
+    return { height, selections };
+  };
+  const fragmentShape = (name: string): Shape => {
+    const known = measured.get(name);
+    if (known) return known;
+    const fragment = fragments.get(name);
+    const shape = fragment ? measure(fragment.selectionSet) : { height: 0, selections: 0 };
+    measured.set(name, shape);
+    return shape;
+  };
+  return measure(root);
+}
+
+function countRootFields(selectionSet: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>): number {
+  let count = 0;
+  for (const selection of selectionSet.selections) {
+    if (selection.kind === Kind.FIELD) count += 1;
+    else if (selection.kind === Kind.INLINE_FRAGMENT) count += countRootFields(selection.selectionSet, fragments);
+    else {
+      const fragment = fragments.get(selection.name.value);
+      if (fragment) count += countRootFields(fragment.selectionSet, fragments);
+    }
+  }
+  return count;
+}
+
+/**
+ * The limits over HTTP, once Apollo has parsed and validated the document and looked for the operation. A subscription
+ * is refused (HTTP cannot carry its stream). No operation found, or variables that do not coerce, are left to the
+ * executor: it answers OPERATION_RESOLUTION_FAILURE or BAD_USER_INPUT before any resolver runs, and cost analysis
+ * needs both.
+ */
+export function operationLimitsPlugin(schema: GraphQLSchema, limits: OperationLimits): ApolloServerPlugin {
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ request, document }) {
-          const cost = getComplexity({
-            schema,
-            operationName: request.operationName,
-            query: document,
-            variables: request.variables,
-            estimators: [
-              ({ args, childComplexity }) => {
-                const pageSize = typeof args.first === 'number' ? args.first : typeof args.limit === 'number' ? args.limit : 1;
-                return 1 + childComplexity * Math.max(1, pageSize);
-              },
-              simpleEstimator({ defaultComplexity: 1 }),
-            ],
-          });
-          if (cost > maxCost) {
-            throw new GraphQLError(`This query costs ${cost}, more than the limit of ${maxCost}. Ask for fewer fields or smaller pages.`, {
-              extensions: { code: 'QUERY_TOO_COMPLEX', http: { status: 400 } },
-            });
+        async didResolveOperation({ request, document, operation }) {
+          if (!operation) return;
+          if (operation.operation === 'subscription') {
+            throw refuse(
+              'Subscriptions go over the WebSocket at /graphql with the graphql-ws protocol, not over an HTTP request.',
+              'BAD_REQUEST',
+            );
           }
+          if ('errors' in getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {})) return;
+          const problem = limitProblem(schema, document, operation, request.variables, limits);
+          if (problem) throw problem;
         },
       };
     },
   };
+}
+
+const withCode = (error: GraphQLError, code: string) =>
+  new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, extensions: { code } });
+
+/**
+ * What Apollo does over HTTP before it executes, for an operation that came over graphql-ws: parse, validate, pick the
+ * operation, coerce its variables, apply the limits. Each failure is an error on that operation, coded as over HTTP;
+ * nothing here throws, so a hostile operation never closes the socket.
+ */
+export function prepareWebSocketOperation(
+  schema: GraphQLSchema,
+  payload: { query: string; operationName?: string | null; variables?: Record<string, unknown> | null },
+  limits: OperationLimits,
+): ExecutionArgs | readonly GraphQLError[] {
+  let document: DocumentNode;
+  try {
+    document = parse(payload.query);
+  } catch (error) {
+    if (error instanceof GraphQLError) return [withCode(error, 'GRAPHQL_PARSE_FAILED')];
+    throw error;
+  }
+  const problems = validate(schema, document, specifiedRules);
+  if (problems.length > 0) return problems.map((problem) => withCode(problem, 'GRAPHQL_VALIDATION_FAILED'));
+  const operation = getOperationAST(document, payload.operationName);
+  if (!operation) {
+    const message = payload.operationName
+      ? `Unknown operation named "${payload.operationName}".`
+      : 'Send exactly one operation or name one.';
+    return [new GraphQLError(message, { extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } })];
+  }
+  const variables = payload.variables ?? {};
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
+  if (coerced.errors) return coerced.errors.map((error) => withCode(error, 'BAD_USER_INPUT'));
+  const problem = limitProblem(schema, document, operation, variables, limits);
+  if (problem) return [problem];
+  return { schema, document, operationName: payload.operationName, variableValues: variables };
 }

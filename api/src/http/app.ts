@@ -9,13 +9,13 @@ import fastifyCompress from '@fastify/compress';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
-import { GraphQLError, parse, specifiedRules, validate } from 'graphql';
+import { GraphQLError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import pino from 'pino';
 import { WebSocketServer } from 'ws';
 import { bearerToken, type GraphQLContext, viewerFromToken } from '../graphql/context.js';
-import { formatGraphQLError } from '../graphql/errors.js';
-import { costLimitPlugin, depthLimitRule } from '../graphql/limits.js';
+import { formatGraphQLError, formatWebSocketErrors } from '../graphql/errors.js';
+import { operationLimitsPlugin, prepareWebSocketOperation } from '../graphql/limits.js';
 import { createPubSubFor } from '../graphql/pubsub.js';
 import { buildGraphQLSchema } from '../graphql/schema.js';
 import { Topics } from '../graphql/topics.js';
@@ -87,15 +87,15 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     services.listens.onListenerCountChanged((event) => pubSub.publish(Topics.ListenerCount, event)),
   ];
   const schema = await buildGraphQLSchema(pubSub);
+  const limits = { maxDepth: config.GRAPHQL_MAX_DEPTH, maxCost: config.GRAPHQL_MAX_COST };
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
     csrfPrevention: true,
     introspection: true,
     includeStacktraceInErrorResponses: !config.isProduction,
-    validationRules: [depthLimitRule(config.GRAPHQL_MAX_DEPTH)],
     formatError: formatGraphQLError(config.isProduction),
     // Responses are not cached by Apollo (no @cacheControl hints); computing cache policy per field only costs time.
-    plugins: [ApolloServerPluginCacheControlDisabled(), fastifyApolloDrainPlugin(app), costLimitPlugin(schema, config.GRAPHQL_MAX_COST)],
+    plugins: [ApolloServerPluginCacheControlDisabled(), fastifyApolloDrainPlugin(app), operationLimitsPlugin(schema, limits)],
   });
   await apollo.start();
   await app.register(fastifyApollo(apollo), {
@@ -107,19 +107,14 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     }),
   });
 
+  const formatSocketErrors = formatWebSocketErrors(config.isProduction);
   const wsServer = new WebSocketServer({ server: app.server, path: '/graphql' });
   const wsCleanup = useServer<{ authorization?: string; token?: string }>(
     {
       schema,
-      onSubscribe: (_ctx, _id, payload) => {
-        try {
-          const problems = validate(schema, parse(payload.query), [...specifiedRules, depthLimitRule(config.GRAPHQL_MAX_DEPTH)]);
-          return problems.length > 0 ? problems : undefined;
-        } catch (error) {
-          if (error instanceof GraphQLError) return [error];
-          throw error;
-        }
-      },
+      onSubscribe: (_ctx, _id, payload) => prepareWebSocketOperation(schema, payload, limits),
+      onError: (_ctx, _id, _payload, errors) => formatSocketErrors(errors),
+      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: formatSocketErrors(result.errors) } : result),
       context: async (ctx) => {
         const params = ctx.connectionParams ?? {};
         const token = bearerToken(params.authorization) ?? (typeof params.token === 'string' ? params.token : null);
