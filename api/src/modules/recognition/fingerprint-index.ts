@@ -49,7 +49,8 @@ export class IndexBuilder {
     this.count += 1;
   }
 
-  private reserve(more: number) {
+  /** Room for `more` entries (saves growing step by step when the count is known). */
+  reserve(more: number) {
     if (this.count + more <= this.hashes.length) return;
     const capacity = Math.max(this.hashes.length * 2, this.count + more);
     for (const name of ['hashes', 'tracks', 'data'] as const) {

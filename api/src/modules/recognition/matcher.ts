@@ -64,7 +64,7 @@ export const DEFAULT_MATCHER_SETTINGS: MatcherSettings = {
   historyBlocks: 12,
   maxSpeedChange: 0.12,
   minVotes: 6,
-  minAnchors: 8,
+  minAnchors: 12,
   minSeconds: 4,
   minBands: 2,
   tolerance: 4,
@@ -344,6 +344,7 @@ export class RecognitionSession {
     }
     const hits: { track: number; line: Line; points: Point[] }[] = [];
     for (const [track, { points }] of wanted) {
+      (points as Point[] & { track?: number }).track = track;
       const verified = this.verify(points, origin);
       if (verified) hits.push({ track, ...verified });
     }
@@ -393,6 +394,7 @@ export class RecognitionSession {
       seconds.add(Math.floor(p.q / FRAMES_PER_SECOND));
       bands.add(Math.floor(p.root / 6));
     }
+    if (process.env.DEBUG_REC && anchors.size >= 5) console.log('  window', frameToSeconds(origin).toFixed(0), 'anchors', anchors.size, 'points', points.length, 'inliers', inliers.length, 'seconds', seconds.size, 'bands', bands.size, 'speed', speed.toFixed(3), 'pitch', pitch.toFixed(2), 'track', (points as Point[] & { track?: number }).track);
     if (anchors.size < settings.minAnchors || seconds.size < settings.minSeconds || bands.size < settings.minBands) return null;
     return { line: { at, origin, speed, pitch }, points: inliers };
   }

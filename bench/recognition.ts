@@ -1,0 +1,350 @@
+/**
+ * Audio recognition: our fingerprinting engine on generated DJ mixes with known tracklists, per condition (speed
+ * changes with and without key lock, EQ and filter moves, noise, short plays, everything at once), each mix an MP3
+ * (44.1 kHz stereo 128 kbps when `sox` and `lame` are installed, else mono 22.05 kHz) decoded as a stream.
+ * Prints recall, precision, false detections per hour of mix, median start-time error, speed (audio seconds per CPU
+ * second of this process: MP3 in, tracklist out), peak memory the query added, then index size per hour of reference
+ * audio and how query time grows from 100 to 1,000 reference hours (the real fingerprints plus synthetic ones drawn
+ * from the real hashes' per-field statistics). When Olaf is built in /tmp/Olaf (`make compile_core`), it runs on the
+ * same mixes (its streaming query mode) and gets a row per condition too.
+ *
+ * Environment: BENCH_RECOGNITION_MINUTES (per mix, 20), BENCH_RECOGNITION_MIXES (per condition, 2),
+ * BENCH_RECOGNITION_CONDITIONS (comma-separated row numbers, all), BENCH_RECOGNITION_SCALING (0 skips the catalogue
+ * growth), BENCH_RECOGNITION_LONG_MINUTES (a long mix for memory, 90; 0 skips).
+ */
+import { spawnSync } from 'node:child_process';
+import { createReadStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Random } from '../api/src/demo-world/random.js';
+import { Resampler } from '../api/src/modules/recognition/dsp.js';
+import { entryPitch, entrySpan, fingerprintReference, HASH_SPACE } from '../api/src/modules/recognition/fingerprint.js';
+import { IndexBuilder, type MemoryIndex } from '../api/src/modules/recognition/fingerprint-index.js';
+import type { RawDetection } from '../api/src/modules/recognition/matcher.js';
+import { decodeMp3, encodeMp3 } from '../api/src/modules/recognition/mp3.js';
+import { recognizeMp3 } from '../api/src/modules/recognition/recognition.js';
+import {
+  CONDITIONS,
+  type MixCondition,
+  type PlannedMix,
+  planMix,
+  referenceAudio,
+  renderMix,
+  type Scored,
+  score,
+  TEST_SAMPLE_RATE,
+  type TestSet,
+  testReferences,
+  type Truth,
+  truthOf,
+} from '../api/src/modules/recognition/test-set/generate.js';
+
+const SEED = 2016;
+const KNOWN = 60;
+const UNKNOWN = 15;
+const MINUTES = Number(process.env.BENCH_RECOGNITION_MINUTES ?? 20);
+const MIXES = Number(process.env.BENCH_RECOGNITION_MIXES ?? 2);
+const ROWS = process.env.BENCH_RECOGNITION_CONDITIONS?.split(',').map(Number) ?? CONDITIONS.map((_, i) => i);
+const SCALING = process.env.BENCH_RECOGNITION_SCALING !== '0';
+const LONG_MINUTES = Number(process.env.BENCH_RECOGNITION_LONG_MINUTES ?? 90);
+const CACHE = join(tmpdir(), 'mixcrate-recognition-bench');
+const OLAF = '/tmp/Olaf/bin/olaf_core';
+const MB = 1024 * 1024;
+
+const has = (program: string) => spawnSync('sh', ['-c', `command -v ${program}`]).status === 0;
+const STEREO_44K = has('sox') && has('lame');
+
+/** The mix as an MP3 file (cached in the temp folder: the same seed always gives the same file). */
+async function mixFile(set: TestSet, mix: PlannedMix, name: string): Promise<string> {
+  mkdirSync(CACHE, { recursive: true });
+  const file = join(CACHE, `${name}-${STEREO_44K ? 'stereo44' : 'mono22'}.mp3`);
+  if (existsSync(file)) return file;
+  const audio = renderMix(set, mix);
+  if (STEREO_44K) {
+    const raw = `${file}.f32`;
+    writeFileSync(raw, new Uint8Array(audio.buffer, audio.byteOffset, audio.byteLength));
+    const made = spawnSync('sh', ['-c', `sox -t f32 -r ${TEST_SAMPLE_RATE} -c 1 '${raw}' -r 44100 -c 2 -t wav - | lame --quiet -b 128 - '${file}' && rm '${raw}'`]);
+    if (made.status !== 0) throw new Error(`encoding failed: ${made.stderr}`);
+  } else {
+    writeFileSync(file, await encodeMp3(audio, TEST_SAMPLE_RATE, 128));
+  }
+  return file;
+}
+
+interface Run {
+  detections: RawDetection[];
+  truth: Truth[];
+  seconds: number;
+  cpuSeconds: number;
+  peakMemory: number;
+}
+
+/** One recognition of an MP3 file as the job will do it: read as a stream, decoded and matched on this thread. */
+async function recognise(file: string, index: MemoryIndex, truth: Truth[], seconds: number): Promise<Run> {
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const cpu = process.cpuUsage();
+  const detections = await recognizeMp3(createReadStream(file, { highWaterMark: 64 * 1024 }), index, {
+    durationSeconds: seconds,
+    onProgress: () => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    },
+  });
+  const used = process.cpuUsage(cpu);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  return { detections, truth, seconds, cpuSeconds: (used.user + used.system) / 1e6, peakMemory: peak - before };
+}
+
+interface Row {
+  name: string;
+  hours: number;
+  scored: Scored;
+  speed: number | null;
+  memory: number | null;
+}
+
+function total(runs: { truth: Truth[]; detections: { track: number; start: number; end: number }[] }[]): Scored {
+  const sum: Scored = { plays: 0, found: 0, detections: 0, correct: 0, falseDetections: 0, startErrors: [] };
+  for (const run of runs) {
+    const s = score(run.truth, run.detections);
+    sum.plays += s.plays;
+    sum.found += s.found;
+    sum.detections += s.detections;
+    sum.correct += s.correct;
+    sum.falseDetections += s.falseDetections;
+    sum.startErrors.push(...s.startErrors);
+  }
+  return sum;
+}
+
+const median = (values: number[]) => {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+const percent = (part: number, whole: number) => (whole === 0 ? '-' : `${((100 * part) / whole).toFixed(1)}%`);
+
+function printTable(rows: Row[]) {
+  const header = ['condition', 'mix h', 'plays', 'recall', 'precision', 'false/h', 'start err', 'speed', 'query mem'];
+  const lines = rows.map((row) => [
+    row.name,
+    row.hours.toFixed(2),
+    String(row.scored.plays),
+    percent(row.scored.found, row.scored.plays),
+    percent(row.scored.correct, row.scored.detections),
+    (row.scored.falseDetections / row.hours).toFixed(1),
+    `${median(row.scored.startErrors).toFixed(1)} s`,
+    row.speed === null ? '-' : `${Math.round(row.speed)}x`,
+    row.memory === null ? '-' : `${Math.round(row.memory / MB)} MB`,
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] as string).length)));
+  const format = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join('  ');
+  console.log(format(header));
+  for (const line of lines) console.log(format(line));
+}
+
+// ------------------------------------------------------------------------------------------------------------------
+// Olaf, for comparison
+
+interface Olaf {
+  home: string;
+}
+
+async function olafSetup(set: TestSet): Promise<Olaf | null> {
+  if (!existsSync(OLAF)) return null;
+  const home = await mkdtemp(join(tmpdir(), 'olaf-home-'));
+  mkdirSync(join(home, '.olaf', 'db'), { recursive: true });
+  const args: string[] = ['store'];
+  for (const reference of set.references.filter((r) => r.known)) {
+    const raw = join(home, `ref-${reference.track}.raw`);
+    writeFileSync(raw, toOlafRaw(referenceAudio(reference), TEST_SAMPLE_RATE));
+    args.push(raw, `ref-${reference.track}.mp3`);
+  }
+  const stored = spawnSync(OLAF, args, { env: { ...process.env, HOME: home }, encoding: 'utf8' });
+  if (stored.status !== 0) throw new Error(`olaf store failed: ${stored.stderr}`);
+  return { home };
+}
+
+/** Olaf reads raw 32-bit float mono at 16 kHz. */
+function toOlafRaw(samples: Float32Array, rate: number): Uint8Array {
+  const resampler = new Resampler(rate, 16_000);
+  const a = resampler.process(samples);
+  const b = resampler.flush();
+  const out = new Float32Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return new Uint8Array(out.buffer);
+}
+
+/** Olaf's streaming query (results every 3 s over the last 10 s) on the decoded mix; rows of one track merged. */
+async function olafRecognise(olaf: Olaf, file: string, truth: Truth[], seconds: number) {
+  const parts: Float32Array[] = [];
+  let rate = 0;
+  await decodeMp3(createReadStream(file), (mono, sampleRate) => {
+    rate = sampleRate;
+    parts.push(mono.slice());
+  });
+  const all = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    all.set(part, offset);
+    offset += part.length;
+  }
+  const raw = toOlafRaw(all, rate);
+  const started = process.hrtime.bigint();
+  const run = spawnSync(OLAF, ['query'], { input: raw, env: { ...process.env, HOME: olaf.home }, encoding: 'utf8', maxBuffer: 64 * MB });
+  const wall = Number(process.hrtime.bigint() - started) / 1e9;
+  const hits: { track: number; start: number; end: number }[] = [];
+  for (const line of run.stdout.split('\n')) {
+    const cells = line.split(',').map((c) => c.trim());
+    const match = /ref-(\d+)\.mp3/.exec(cells[3] ?? '');
+    if (!match || Number(cells[0]) <= 0) continue;
+    hits.push({ track: Number(match[1]), start: Number(cells[1]), end: Number(cells[2]) });
+  }
+  hits.sort((a, b) => a.start - b.start);
+  const detections: { track: number; start: number; end: number }[] = [];
+  for (const hit of hits) {
+    const open = detections.find((d) => d.track === hit.track && hit.start <= d.end + 20);
+    if (open) open.end = Math.max(open.end, hit.end);
+    else detections.push({ ...hit });
+  }
+  return { detections, truth, seconds, wall };
+}
+
+// ------------------------------------------------------------------------------------------------------------------
+// Catalogue growth
+
+/** The real fingerprints plus synthetic ones up to `hours` of reference audio, each field drawn from the real ones. */
+function grownIndex(set: TestSet, real: { track: number; hashes: Uint32Array; data: Uint32Array }[], realHours: number, hours: number): MemoryIndex {
+  const perHour = real.reduce((n, r) => n + r.hashes.length, 0) / realHours;
+  const extra = Math.round(perHour * (hours - realHours));
+  const builder = new IndexBuilder();
+  builder.reserve(Math.round(perHour * hours));
+  for (const r of real) builder.add(r.track, r);
+  // Per-field pools: the hash's six cells and the entry's span and pitch, each from a random real quad.
+  const pool = real.flatMap((r) => Array.from({ length: Math.min(2000, r.hashes.length) }, (_, i) => [r.hashes[i] as number, r.data[i] as number]));
+  const random = new Random(SEED + hours);
+  const pick = () => pool[Math.floor(random.next() * pool.length)] as number[];
+  const radices = [20, 25, 25, 25, 8, 8]; // pitch cell, D, C, B intervals, xD, xC (least significant first)
+  const entriesPerTrack = Math.round(perHour / 18); // 200 s tracks
+  const firstTrack = set.references.length + 1000;
+  for (let i = 0; i < extra; i += 1) {
+    let hash = 0;
+    let scale = 1;
+    for (const radix of radices) {
+      const cell = Math.floor(((pick()[0] as number) / scale) % radix);
+      hash += cell * scale;
+      scale *= radix;
+    }
+    const data = pick()[1] as number;
+    const time = Math.floor(random.next() * 200 * 62.5);
+    const packed = ((time << 14) | (entrySpan(data) << 7) | Math.round(entryPitch(data) * 2)) >>> 0;
+    builder.addRow(Math.min(HASH_SPACE - 1, hash), firstTrack + Math.floor(i / entriesPerTrack), packed);
+  }
+  return builder.build();
+}
+
+// ------------------------------------------------------------------------------------------------------------------
+
+async function main() {
+  console.log(`Recognition: ${KNOWN} catalogue references, ${UNKNOWN} unknown; ${MIXES} mixes of ${MINUTES} min per condition; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(`MP3 128 kbps, ${STEREO_44K ? '44.1 kHz stereo (sox + lame)' : '22.05 kHz mono (wasm LAME)'}; speed = audio seconds per CPU second of one thread (decode + fingerprint + match)`);
+  const set = testReferences(SEED, KNOWN, UNKNOWN);
+  const cpu = process.cpuUsage();
+  const real: { track: number; hashes: Uint32Array; data: Uint32Array }[] = [];
+  let referenceSeconds = 0;
+  for (const reference of set.references.filter((r) => r.known)) {
+    const fingerprints = fingerprintReference(referenceAudio(reference), TEST_SAMPLE_RATE);
+    referenceSeconds += fingerprints.seconds;
+    real.push({ track: reference.track, ...fingerprints });
+  }
+  const referenceCpu = process.cpuUsage(cpu);
+  const builder = new IndexBuilder();
+  for (const r of real) builder.add(r.track, r);
+  const index = builder.build();
+  const referenceHours = referenceSeconds / 3600;
+  const entriesPerHour = index.size / referenceHours;
+  console.log(
+    `Index: ${(referenceHours).toFixed(2)} h of references, ${index.size} entries (${Math.round(entriesPerHour / 3600)} per second of audio); ` +
+      `${((entriesPerHour * 12) / MB).toFixed(2)} MB per reference hour as 12-byte rows (hash, track, data), ${((entriesPerHour * 8) / MB).toFixed(2)} MB in memory ` +
+      `(+ ${Math.round(((HASH_SPACE + 1) * 4) / MB)} MB offset table once); references fingerprinted at ${Math.round(referenceSeconds / ((referenceCpu.user + referenceCpu.system) / 1e6))}x real time`,
+  );
+
+  const olaf = await olafSetup(set);
+  if (!olaf) console.log(`(Olaf not found at ${OLAF}: build it there with make compile_core for its rows)`);
+  const rows: Row[] = [];
+  const mixesByCondition = new Map<number, { file: string; truth: Truth[]; seconds: number }[]>();
+  for (const row of ROWS) {
+    const condition = CONDITIONS[row] as MixCondition;
+    const runs: Run[] = [];
+    const olafRuns: Awaited<ReturnType<typeof olafRecognise>>[] = [];
+    const mixes: { file: string; truth: Truth[]; seconds: number }[] = [];
+    for (let m = 0; m < MIXES; m += 1) {
+      const seed = SEED + row * 100 + m;
+      const mix = planMix(set, condition, seed, MINUTES);
+      const file = await mixFile(set, mix, `${SEED}-${row}-${m}-${MINUTES}`);
+      mixes.push({ file, truth: truthOf(mix), seconds: mix.durationSeconds });
+      runs.push(await recognise(file, index, truthOf(mix), mix.durationSeconds));
+      if (olaf) olafRuns.push(await olafRecognise(olaf, file, truthOf(mix), mix.durationSeconds));
+    }
+    mixesByCondition.set(row, mixes);
+    const hours = runs.reduce((n, r) => n + r.seconds, 0) / 3600;
+    rows.push({
+      name: condition.name,
+      hours,
+      scored: total(runs),
+      speed: (hours * 3600) / runs.reduce((n, r) => n + r.cpuSeconds, 0),
+      memory: Math.max(...runs.map((r) => r.peakMemory)),
+    });
+    if (olaf)
+      rows.push({ name: `  Olaf`, hours, scored: total(olafRuns), speed: (hours * 3600) / olafRuns.reduce((n, r) => n + r.wall, 0), memory: null });
+  }
+  console.log('');
+  printTable(rows);
+  if (olaf) {
+    console.log("(Olaf's speed is wall time of its C query on decoded 16 kHz audio; its memory is not measured)");
+    await rm(olaf.home, { recursive: true, force: true });
+  }
+
+  if (LONG_MINUTES > 0) {
+    const condition = CONDITIONS[CONDITIONS.length - 1] as MixCondition;
+    const mix = planMix(set, condition, SEED + 9999, LONG_MINUTES);
+    const file = await mixFile(set, mix, `${SEED}-long-${LONG_MINUTES}`);
+    const run = await recognise(file, index, truthOf(mix), mix.durationSeconds);
+    const s = score(run.truth, run.detections);
+    console.log(
+      `\nLong mix (${condition.name}, ${(mix.durationSeconds / 60).toFixed(0)} min): query memory ${Math.round(run.peakMemory / MB)} MB, ` +
+        `${Math.round(mix.durationSeconds / run.cpuSeconds)}x real time, recall ${percent(s.found, s.plays)}, precision ${percent(s.correct, s.detections)}`,
+    );
+  }
+
+  if (SCALING) {
+    const mixes = [...(mixesByCondition.get(0) ?? []), ...(mixesByCondition.get(CONDITIONS.length - 1) ?? [])];
+    if (mixes.length === 0) {
+      console.log('\n(catalogue growth needs rows 0 or the last one)');
+    } else {
+      console.log(`\nCatalogue growth (${mixes.length} mixes of rows 0% and everything at once; synthetic fingerprints fill up to the size):`);
+      const perMixHour: number[] = [];
+      for (const hours of [100, 1000]) {
+        const grown = grownIndex(set, real, referenceHours, hours);
+        const runs: Run[] = [];
+        for (const mix of mixes) runs.push(await recognise(mix.file, grown, mix.truth, mix.seconds));
+        const audio = runs.reduce((n, r) => n + r.seconds, 0) / 3600;
+        const cpuPerHour = runs.reduce((n, r) => n + r.cpuSeconds, 0) / audio;
+        perMixHour.push(cpuPerHour);
+        const s = total(runs);
+        console.log(
+          `  ${String(hours).padStart(5)} h (${(grown.size / 1e6).toFixed(0)} M entries, ${Math.round(grown.bytes / MB)} MB in memory): ` +
+            `${cpuPerHour.toFixed(1)} CPU s per mix hour (${Math.round(3600 / cpuPerHour)}x real time), recall ${percent(s.found, s.plays)}, ` +
+            `precision ${percent(s.correct, s.detections)}, ${(s.falseDetections / audio).toFixed(1)} false/h`,
+        );
+      }
+      console.log(`  growth from 100 h to 1,000 h: ${((perMixHour[1] as number) / (perMixHour[0] as number)).toFixed(2)}x`);
+    }
+  }
+  console.log(`\nload average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+}
+
+await main();
