@@ -1,3 +1,4 @@
+import { connect, type Socket } from 'node:net';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { createTestApp, freshIp, gql, type Member, signUpMember, type TestApp } from './support/app.js';
@@ -161,5 +162,59 @@ describe('password hashing costs an attacker, not us', () => {
     }
     expect(checks.slice(0, 10).every((answer) => answer.statusCode === 400)).toBe(true);
     expect(checks.at(-1)?.statusCode).toBe(429);
+  });
+});
+
+describe('a request that stalls is cut, never held', () => {
+  test('headers or a body that stop arriving get a 408 and the connection closes', async () => {
+    const stalled = await createTestApp({ REQUEST_BODY_TIMEOUT_MS: '300', REQUEST_HEADERS_TIMEOUT_MS: '500' });
+    const address = await stalled.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = new URL(address);
+    const exchange = (text: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => socket.write(text));
+        let answer = '';
+        socket.on('data', (chunk) => {
+          answer += chunk.toString();
+        });
+        socket.on('close', () => resolve(answer));
+        socket.on('error', reject);
+        socket.setTimeout(10_000, () => reject(new Error(`still open after 10 s: ${answer}`)));
+      });
+    for (const path of ['/api/auth', '/graphql']) {
+      const answer = await exchange(
+        `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"email":`,
+      );
+      expect(answer, path).toMatch(/^HTTP\/1\.1 408/);
+      expect(answer).toContain('the request body stopped arriving');
+    }
+    expect(await exchange('GET /api/user/logged-in-user HTTP/1.1\r\nHost: x\r\n')).toMatch(/^HTTP\/1\.1 408/);
+    await stalled.close();
+  });
+
+  test('one address holds a bounded number of connections', async () => {
+    const capped = await createTestApp({ MAX_CONNECTIONS_PER_ADDRESS: '3' });
+    const address = new URL(await capped.app.listen({ port: 0, host: '127.0.0.1' }));
+    const sockets = await Promise.all(
+      Array.from(
+        { length: 4 },
+        () =>
+          new Promise<Socket>((resolve) => {
+            const socket = connect(Number(address.port), '127.0.0.1', () => resolve(socket));
+          }),
+      ),
+    );
+    const closed = await Promise.all(
+      sockets.map(
+        (socket) =>
+          new Promise<boolean>((resolve) => {
+            socket.once('close', () => resolve(true));
+            setTimeout(() => resolve(false), 500);
+          }),
+      ),
+    );
+    expect(closed.filter(Boolean)).toHaveLength(1);
+    for (const socket of sockets) socket.destroy();
+    await capped.close();
   });
 });

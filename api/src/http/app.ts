@@ -26,6 +26,7 @@ import { DomainError } from '../shared/errors.js';
 import type { ExecuteQuery } from '../shared/server-render.js';
 import { sendError } from './errors.js';
 import { isMediaRequest, mediaDelivery, mediaDeliveryRoutes } from './media-delivery.js';
+import { guardRequestBody, guardServer, type RequestGuardOptions } from './request-guards.js';
 import { serverRenderer } from './server-render.js';
 import { shareCardFor, webPages } from './share-meta.js';
 import { viewerOf } from './viewer.js';
@@ -50,6 +51,13 @@ async function graphqlViewer(services: Services, request: FastifyRequest) {
 export async function buildApp(services: Services, options: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = services;
   const deliverMedia = mediaDelivery(services, options.logger ?? pino({ enabled: false }));
+  const guards: RequestGuardOptions = {
+    bodyIdleMs: config.REQUEST_BODY_TIMEOUT_MS,
+    uploadIdleMs: config.UPLOAD_IDLE_TIMEOUT_MS,
+    headersTimeoutMs: config.REQUEST_HEADERS_TIMEOUT_MS,
+    // Behind a proxy every client arrives from the proxy's address: the proxy caps connections there.
+    maxConnectionsPerAddress: config.TRUST_PROXY ? 0 : config.MAX_CONNECTIONS_PER_ADDRESS,
+  };
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     logController: new OneLinePerRequest(),
@@ -57,14 +65,18 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     bodyLimit: 1_048_576,
     // Media requests go straight to their handler; everything else through Fastify (with the timeouts it would set).
     serverFactory: (fastifyHandler, settings) => {
-      const server = createServer((request, response) =>
-        isMediaRequest(request) ? void deliverMedia(request, response) : fastifyHandler(request, response),
-      );
+      // Slow headers are checked every second, not every 30 s (Node's default), so a 408 comes when it is due.
+      const server = createServer({ connectionsCheckingInterval: 1000 }, (request, response) => {
+        if (isMediaRequest(request)) return void deliverMedia(request, response);
+        guardRequestBody(request, response, guards);
+        fastifyHandler(request, response);
+      });
       // Fastify hands over its resolved options, defaults included.
       const timeouts = settings as { keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number };
       server.keepAliveTimeout = timeouts.keepAliveTimeout;
       server.requestTimeout = timeouts.requestTimeout;
       server.setTimeout(timeouts.connectionTimeout);
+      guardServer(server, guards);
       return server;
     },
   });

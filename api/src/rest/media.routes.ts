@@ -29,21 +29,6 @@ async function* formParts(request: FastifyRequest): AsyncGenerator<UploadPart> {
   }
 }
 
-/**
- * A stalled upload (the client stops sending but keeps the connection) is cut after the idle timeout, which fails
- * the stream and so cleans up like any aborted upload. Returns the function that lifts the guard.
- */
-function guardIdleUpload(request: FastifyRequest, idleMs: number): () => void {
-  // Injected requests (app.inject) have no socket to watch.
-  if (!(request.raw.socket instanceof Socket)) return () => undefined;
-  const onIdle = () => request.raw.destroy(new Error('Upload stalled'));
-  request.raw.setTimeout(idleMs, onIdle);
-  return () => {
-    request.raw.off('timeout', onIdle);
-    request.raw.socket.setTimeout(0);
-  };
-}
-
 /** When we answer before the body is read (a refused file), close the connection instead of draining the rest. */
 function closeIfUnread(request: FastifyRequest, reply: FastifyReply): void {
   if (!request.raw.complete) reply.header('connection', 'close');
@@ -61,11 +46,10 @@ const draftWire = (services: Services, mix: IMix) => ({
 
 /** SPEC §7 create-mix, and the tus endpoint that lets a large MP3 survive a dropped connection. */
 export function mediaRoutes(services: Services) {
-  const { media, config } = services;
+  const { media } = services;
   return async (app: FastifyInstance) => {
     app.post('/mix/create-mix', async (request, reply) => {
       const viewer = requireViewer(await viewerOf(services, request));
-      const release = guardIdleUpload(request, config.UPLOAD_IDLE_TIMEOUT_MS);
       try {
         const clientGone = () => request.raw.socket instanceof Socket && request.raw.socket.destroyed;
         const mix = await media.createMixFromUpload(viewer.id, formParts(request), clientGone);
@@ -73,8 +57,6 @@ export function mediaRoutes(services: Services) {
       } catch (error) {
         closeIfUnread(request, reply);
         throw error;
-      } finally {
-        release();
       }
     });
 
@@ -82,13 +64,8 @@ export function mediaRoutes(services: Services) {
       // tus reads the raw request body itself.
       tus.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null));
       const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-        const release = guardIdleUpload(request, config.UPLOAD_IDLE_TIMEOUT_MS);
         reply.hijack();
-        try {
-          await media.uploads.handle(request.raw, reply.raw);
-        } finally {
-          release();
-        }
+        await media.uploads.handle(request.raw, reply.raw);
       };
       tus.route({ method: ['POST', 'HEAD', 'PATCH', 'DELETE', 'OPTIONS'], url: '/uploads', handler });
       tus.route({ method: ['POST', 'HEAD', 'PATCH', 'DELETE', 'OPTIONS'], url: '/uploads/:id', handler });
