@@ -13,7 +13,7 @@
  * growth), BENCH_RECOGNITION_LONG_MINUTES (a long mix for memory, 90; 0 skips).
  */
 import { spawnSync } from 'node:child_process';
-import { createReadStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -192,10 +192,13 @@ async function olafRecognise(olaf: Olaf, file: string, truth: Truth[], seconds: 
     all.set(part, offset);
     offset += part.length;
   }
-  const raw = toOlafRaw(all, rate);
+  const raw = join(olaf.home, 'query.raw');
+  writeFileSync(raw, toOlafRaw(all, rate));
   const started = process.hrtime.bigint();
-  const run = spawnSync(OLAF, ['query'], { input: raw, env: { ...process.env, HOME: olaf.home }, encoding: 'utf8', maxBuffer: 64 * MB });
+  // Olaf's stdin mode reads a redirected file (a pipe from Node closes early).
+  const run = spawnSync('sh', ['-c', `'${OLAF}' query < '${raw}'`], { env: { ...process.env, HOME: olaf.home }, encoding: 'utf8', maxBuffer: 256 * MB });
   const wall = Number(process.hrtime.bigint() - started) / 1e9;
+  await rm(raw);
   const hits: { track: number; start: number; end: number }[] = [];
   for (const line of run.stdout.split('\n')) {
     const cells = line.split(',').map((c) => c.trim());
