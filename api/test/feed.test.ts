@@ -289,3 +289,22 @@ describe('served without N+1', () => {
     ).toBe(2);
   });
 });
+
+// Last: it publishes a mix of its own, which would change the counts the tests above expect.
+describe('distances are the viewer’s', () => {
+  test('the owner’s own mix shows no distance in the feed; anyone else sees it (both skins, every plan)', async () => {
+    const dj = await signUpMember(t.app, CITIES.paris);
+    const own = await publishedMix(t.app, t.services, dj, { genre: 'leftfield' });
+    for (const filter of [{}, { genre: 'leftfield' }, { search_radius: 5000 }, { genre: 'leftfield', search_radius: 5000 }]) {
+      const mine = (await restFeed(filter, dj)).body.data.find((mix) => mix._id === own);
+      const theirs = (await restFeed(filter, fan)).body.data.find((mix) => mix._id === own);
+      expect(mine?.distance, JSON.stringify(filter)).toBeNull();
+      expect(theirs?.distance, JSON.stringify(filter)).toBeCloseTo(878, -1);
+    }
+    const graph = async (member: Member) =>
+      (await graphFeed({ genre: 'LEFTFIELD', radiusKm: 5000 }, member)).data?.feed.edges.find((edge) => edge.node.id === own)?.node
+        .distanceKm;
+    expect(await graph(dj)).toBeNull();
+    expect(await graph(fan)).toBeCloseTo(878, -1);
+  });
+});
