@@ -33,6 +33,8 @@ const envSchema = z.object({
   BETA_CODES: z.string().default('free-mix'),
   REDIS_URL: optionalUrl(['redis:', 'rediss:']),
   TRUST_PROXY: flag(false),
+  // Strict-Transport-Security on every answer: only for a site people reach over HTTPS, since browsers remember it for a year.
+  HSTS: flag(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(8),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(10).default(2000),

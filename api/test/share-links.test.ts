@@ -136,7 +136,7 @@ describe('shared links unfurl', () => {
     const { html } = await page(`/shared-mix/${mixId}`);
     expect(html).not.toContain('<script type="module"');
     expect(html).not.toContain('rel="modulepreload"');
-    const loader = /<script>(var held=.*?)<\/script>/.exec(html)?.[1] ?? '';
+    const loader = /<script nonce="[^"]+">(var held=.*?)<\/script>/.exec(html)?.[1] ?? '';
     expect(loader).toContain("list.getEntriesByName('first-contentful-paint').length)start()");
     expect(loader).toContain('setTimeout(start,1000)');
     // Until the app answers, clicks on the page's buttons are held for it.

@@ -6,6 +6,7 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import fastifyCompress from '@fastify/compress';
+import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
@@ -27,6 +28,7 @@ import type { ExecuteQuery } from '../shared/server-render.js';
 import { sendError } from './errors.js';
 import { isMediaRequest, mediaDelivery, mediaDeliveryRoutes } from './media-delivery.js';
 import { guardRequestBody, guardServer, type RequestGuardOptions } from './request-guards.js';
+import { securityHeaderOptions, scriptNonceOf } from './security-headers.js';
 import { serverRenderer } from './server-render.js';
 import { shareCardFor, webPages } from './share-meta.js';
 import { viewerOf } from './viewer.js';
@@ -81,6 +83,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     },
   });
   app.setErrorHandler((error, request, reply) => sendError(error as Error, request, reply));
+  // Security headers on every answer Fastify gives (media set theirs in media-delivery.ts), from one definition.
+  await app.register(fastifyHelmet, securityHeaderOptions(config));
 
   // JSON and HTML answers go out compressed (a feed page shrinks about tenfold); audio and images are compressed already
   // (their types are not compressible), and the web app's files are sent from their precompressed copies.
@@ -172,7 +176,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       if (!isClientRoute || !pages) return reply.status(404).send(notFound);
       // Shared mix and profile links unfurl in chat apps: their page carries OpenGraph and Twitter card tags.
       const card = await shareCardFor(services, path);
-      const html = card ? await pages.shared(card, config.PUBLIC_URL, await renderShared(path, request.ip)) : await pages.index();
+      const html = card ? await pages.shared(card, config.PUBLIC_URL, await renderShared(path, request.ip), scriptNonceOf(reply.raw)) : await pages.index();
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
     },
   });

@@ -8,6 +8,7 @@ import { type ByteRange, contentTypeOf, parseObjectKey, type StoredObject } from
 import type { FileAccess } from '../modules/mixes/mix.policy.js';
 import type { Services } from '../services.js';
 import type { ErrorBody } from './errors.js';
+import { mediaSecurityHeaders } from './security-headers.js';
 
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
 const PUBLIC_CACHE = `public, max-age=${YEAR_SECONDS}, immutable`;
@@ -167,6 +168,7 @@ function answerError(response: ServerResponse, status: number, message: string):
 export function mediaDelivery(services: Services, log: FastifyBaseLogger): MediaHandler {
   const { media, storage, auth } = services;
   const rangeBuffers = new RangeBuffers();
+  const securityHeaders = mediaSecurityHeaders(services.config);
   const viewerOf = (headers: IncomingHttpHeaders) => async (): Promise<string | null> => {
     const header = headers['x-auth-token'];
     const token = (typeof header === 'string' && header) || bearerToken(headers.authorization);
@@ -175,6 +177,8 @@ export function mediaDelivery(services: Services, log: FastifyBaseLogger): Media
   };
 
   return async (request, response) => {
+    // Fastify's hooks never see this answer: its security headers are set here.
+    for (const [name, value] of securityHeaders) response.setHeader(name, value);
     try {
       const key = objectKeyOf(request.url ?? '');
       const parsed = key === null ? null : parseObjectKey(key);

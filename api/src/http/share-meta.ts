@@ -139,16 +139,17 @@ const ENTRY_PRELOAD = /<link rel="modulepreload" crossorigin href="(\/assets\/[^
  * browser then runs each chunk's code in a task of its own as it arrives, where the entry's module graph would run in
  * one long task after the first paint (Lighthouse's phone at 8x CPU slowdown: total blocking time 330-460 ms, mean
  * 395, over 5 runs -> 120-450 ms, mean 275, over 8). Until the app has hydrated, a click on one of the page's buttons
- * (Play, say) is held, and the app answers it once it can (web/src/main.tsx).
+ * (Play, say) is held, and the app answers it once it can (web/src/main.tsx). The script carries the answer's
+ * Content-Security-Policy nonce (http/security-headers.ts): the policy lets no other inline script run.
  */
-function scriptsAfterFirstPaint(scripts: string[]): string {
+function scriptsAfterFirstPaint(scripts: string[], nonce: string): string {
   const hold =
     "var held=[];function hold(event){var button=event.target instanceof Element&&event.target.closest('#root button');if(!button)return;event.preventDefault();event.stopImmediatePropagation();if(held.indexOf(button)<0)held.push(button)}document.addEventListener('click',hold,true);";
   const handOver = `window.${HELD_CLICKS_GLOBAL}=function(){document.removeEventListener('click',hold,true);return held};`;
   const start = `var started=false;function start(){if(started)return;started=true;${scriptJson(scripts)}.forEach(function(src){setTimeout(function(){var script=document.createElement('script');script.type='module';script.crossOrigin='';script.src=src;document.head.appendChild(script)},0)})}`;
   const afterPaint =
     "if(window.PerformanceObserver&&(PerformanceObserver.supportedEntryTypes||[]).indexOf('paint')>=0){new PerformanceObserver(function(list){if(list.getEntriesByName('first-contentful-paint').length)start()}).observe({type:'paint',buffered:true})}else{requestAnimationFrame(function(){setTimeout(start,0)})}setTimeout(start,1000)";
-  return `<script>${hold}${handOver}${start}${afterPaint}</script>`;
+  return `<script nonce="${escapeHtml(nonce)}">${hold}${handOver}${start}${afterPaint}</script>`;
 }
 
 /**
@@ -183,7 +184,7 @@ export function webPages(webRoot: string) {
   };
   return {
     index,
-    async shared(card: ShareCard, publicUrl: string, rendered: RenderedPage | null): Promise<string> {
+    async shared(card: ShareCard, publicUrl: string, rendered: RenderedPage | null, scriptNonce: string): Promise<string> {
       const html = await index();
       const { scripts, styles } = screenAssets(await viteManifest(), SHARED_SCREENS[card.kind]);
       const fresh = (file: string) => !html.includes(`/${file}"`);
@@ -204,7 +205,7 @@ export function webPages(webRoot: string) {
         const entry = ENTRY_SCRIPT.exec(html)?.[1];
         if (entry) {
           const preloads = [...html.matchAll(ENTRY_PRELOAD)].map((match) => match[1] as string);
-          body += `\n    ${scriptsAfterFirstPaint([...preloads, ...screenScripts.map((file) => `/${file}`), entry])}`;
+          body += `\n    ${scriptsAfterFirstPaint([...preloads, ...screenScripts.map((file) => `/${file}`), entry], scriptNonce)}`;
           template = template.replace(ENTRY_SCRIPT, '').replace(ENTRY_PRELOAD, '');
         } else {
           head.push(...screenScripts.map(link('rel="modulepreload"')));
