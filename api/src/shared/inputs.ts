@@ -81,6 +81,17 @@ export const pageSize = (max: number, fallback: number) =>
     .max(max, `first must be a whole number from 1 to ${max}`)
     .default(fallback);
 
+/** A page asked for by cursor (Relay style): how many (`first`) and after which cursor (`after`, decoded, or null). */
+export const cursorPage = <Key>(maxSize: number, defaultSize: number, decode: (cursor: string) => Key) =>
+  z.object({
+    first: pageSize(maxSize, defaultSize),
+    after: z
+      .string({ error: 'after must be a cursor' })
+      .max(200, 'Invalid cursor: pass the endCursor of an earlier page')
+      .nullish()
+      .transform((cursor) => (cursor ? decode(cursor) : null)),
+  });
+
 // Strict ISO 8601 date-time: a calendar date, a time, and a zone (Z or an offset), as JavaScript and PostgreSQL agree on.
 const ISO_MOMENT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):?(\d{2}))$/;
 /** The earliest and latest moments any timestamp here may name: nothing on this service happened before 2000. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { decodeCursor } from '../../shared/cursor.js';
-import { idOrNull, pageNumber, pageSize, parseInput, text } from '../../shared/inputs.js';
+import { cursorPage, idOrNull, pageNumber, parseInput, text } from '../../shared/inputs.js';
 
 /** The input schema of every follows operation, and the page rules of the follow lists. */
 
@@ -16,20 +16,13 @@ export type FollowPageRequest = { page: unknown } | { first?: unknown; after?: u
 
 const isOffset = (key: string[]) => key.length === 1 && /^\d{1,7}$/.test(key[0]);
 
-const cursorPage = z.object({
-  first: pageSize(MAX_PAGE_SIZE, FOLLOW_PAGE_SIZE),
-  after: z
-    .string({ error: 'after must be a cursor' })
-    .max(100, 'Invalid cursor: pass the endCursor of an earlier page')
-    .nullish()
-    .transform((cursor) => (cursor ? Number(decodeCursor(cursor, isOffset)[0]) + 1 : 0)),
-});
+const byCursor = cursorPage(MAX_PAGE_SIZE, FOLLOW_PAGE_SIZE, (cursor) => Number(decodeCursor(cursor, isOffset)[0]) + 1);
 
 export function parseFollowPage(request: FollowPageRequest): { offset: number; limit: number } {
   if ('page' in request) {
     const page = parseInput(pageNumber(1), request.page);
     return { offset: (page - 1) * FOLLOW_PAGE_SIZE, limit: FOLLOW_PAGE_SIZE };
   }
-  const { first, after } = parseInput(cursorPage, { first: request.first ?? undefined, after: request.after ?? undefined });
-  return { offset: after, limit: first };
+  const { first, after } = parseInput(byCursor, { first: request.first ?? undefined, after: request.after ?? undefined });
+  return { offset: after ?? 0, limit: first };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { decodeCursor, isTimestampAndId, isUuid } from '../../shared/cursor.js';
 import { FEED_MAX_RADIUS_KM, GENRE_CODES, TRACKLIST_MAX, TRACKLIST_MIN } from '../../shared/domain.js';
-import { idOrNull, pageNumber, pageSize, parseInput, type RawInput, storable, text } from '../../shared/inputs.js';
+import { cursorPage, idOrNull, pageNumber, pageSize, parseInput, type RawInput, storable, text } from '../../shared/inputs.js';
 import { locationInput } from '../users/user.inputs.js';
 import { mixInputMessages as messages } from './mix.errors.js';
 
@@ -111,14 +111,7 @@ export const byUserInput = z.object({
  */
 export type MixPageRequest = { first?: unknown; after?: unknown } | { page: unknown; limit?: unknown };
 
-const cursorPage = z.object({
-  first: pageSize(MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE),
-  after: z
-    .string({ error: 'after must be a cursor' })
-    .max(200, 'Invalid cursor: pass the endCursor of an earlier page')
-    .nullish()
-    .transform((cursor) => (cursor ? decodeCursor(cursor, isTimestampAndId) : null)),
-});
+const byCursor = cursorPage(MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, (cursor) => decodeCursor(cursor, isTimestampAndId));
 const numberedPage = z
   .object({ page: pageNumber(0), limit: pageSize(MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE) })
   .transform(({ page, limit }) => ({ first: limit, after: null, offset: page * limit }));
@@ -132,5 +125,5 @@ export interface MixPaging {
 
 export function parseMixPage(request: MixPageRequest): MixPaging {
   if ('page' in request) return parseInput(numberedPage, { page: request.page ?? 0, limit: request.limit ?? undefined });
-  return { ...parseInput(cursorPage, { first: request.first ?? undefined, after: request.after ?? undefined }), offset: 0 };
+  return { ...parseInput(byCursor, { first: request.first ?? undefined, after: request.after ?? undefined }), offset: 0 };
 }
