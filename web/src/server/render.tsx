@@ -12,7 +12,7 @@ import { renderToString } from 'react-dom/server';
 import { createMemoryRouter, matchRoutes } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { AuthProvider } from '../auth/auth';
-import { MixPageDocument, MixStatsDocument } from '../gql/graphql';
+import { MixPageDocument, type MixPageQuery, MixStatsDocument, type MixStatsQuery } from '../gql/graphql';
 import { createCache, ServerRenderClient } from '../lib/apollo';
 import { appRoutes, SHARED_MIX_ROUTE } from '../router';
 
@@ -48,8 +48,9 @@ export const renderPage: RenderPage = async (path: string, execute: ExecuteQuery
 
   // The page's queries answered from this cache; anything else stays loading, as it is when the client hydrates.
   const client = new ApolloClient({ cache: createCache(), link: ApolloLink.empty(), ssrMode: true });
-  client.writeQuery({ query: MixPageDocument, variables: { id: mixId }, data: data as never });
-  if (stats) client.writeQuery({ query: MixStatsDocument, variables: { mixId }, data: stats as never });
+  // The data are the answers of our own schema to these very documents (the server executed them for us).
+  client.writeQuery({ query: MixPageDocument, variables: { id: mixId }, data: data as MixPageQuery });
+  if (stats) client.writeQuery({ query: MixStatsDocument, variables: { mixId }, data: stats as MixStatsQuery });
 
   const router = createMemoryRouter(appRoutes(), { initialEntries: [path] });
   await initialised(router);
