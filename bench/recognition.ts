@@ -35,8 +35,8 @@ import {
   score,
   TEST_SAMPLE_RATE,
   type TestSet,
-  testReferences,
   type Truth,
+  testReferences,
   truthOf,
 } from '../api/src/modules/recognition/test-set/generate.js';
 
@@ -64,7 +64,10 @@ async function mixFile(set: TestSet, mix: PlannedMix, name: string): Promise<str
   if (STEREO_44K) {
     const raw = `${file}.f32`;
     writeFileSync(raw, new Uint8Array(audio.buffer, audio.byteOffset, audio.byteLength));
-    const made = spawnSync('sh', ['-c', `sox -t f32 -r ${TEST_SAMPLE_RATE} -c 1 '${raw}' -r 44100 -c 2 -t wav - | lame --quiet -b 128 - '${file}' && rm '${raw}'`]);
+    const made = spawnSync('sh', [
+      '-c',
+      `sox -t f32 -r ${TEST_SAMPLE_RATE} -c 1 '${raw}' -r 44100 -c 2 -t wav - | lame --quiet -b 128 - '${file}' && rm '${raw}'`,
+    ]);
     if (made.status !== 0) throw new Error(`encoding failed: ${made.stderr}`);
   } else {
     writeFileSync(file, await encodeMp3(audio, TEST_SAMPLE_RATE, 128));
@@ -140,7 +143,8 @@ function printTable(rows: Row[]) {
     row.memory === null ? '-' : `${Math.round(row.memory / MB)} MB`,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] as string).length)));
-  const format = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join('  ');
+  const format = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join('  ');
   console.log(format(header));
   for (const line of lines) console.log(format(line));
 }
@@ -196,7 +200,11 @@ async function olafRecognise(olaf: Olaf, file: string, truth: Truth[], seconds: 
   writeFileSync(raw, toOlafRaw(all, rate));
   const started = process.hrtime.bigint();
   // Olaf's stdin mode reads a redirected file (a pipe from Node closes early).
-  const run = spawnSync('sh', ['-c', `'${OLAF}' query < '${raw}'`], { env: { ...process.env, HOME: olaf.home }, encoding: 'utf8', maxBuffer: 256 * MB });
+  const run = spawnSync('sh', ['-c', `'${OLAF}' query < '${raw}'`], {
+    env: { ...process.env, HOME: olaf.home },
+    encoding: 'utf8',
+    maxBuffer: 256 * MB,
+  });
   const wall = Number(process.hrtime.bigint() - started) / 1e9;
   await rm(raw);
   const hits: { track: number; start: number; end: number }[] = [];
@@ -220,14 +228,21 @@ async function olafRecognise(olaf: Olaf, file: string, truth: Truth[], seconds: 
 // Catalogue growth
 
 /** The real fingerprints plus synthetic ones up to `hours` of reference audio, each field drawn from the real ones. */
-function grownIndex(set: TestSet, real: { track: number; hashes: Uint32Array; data: Uint32Array }[], realHours: number, hours: number): MemoryIndex {
+function grownIndex(
+  set: TestSet,
+  real: { track: number; hashes: Uint32Array; data: Uint32Array }[],
+  realHours: number,
+  hours: number,
+): MemoryIndex {
   const perHour = real.reduce((n, r) => n + r.hashes.length, 0) / realHours;
   const extra = Math.round(perHour * (hours - realHours));
   const builder = new IndexBuilder();
   builder.reserve(Math.round(perHour * hours));
   for (const r of real) builder.add(r.track, r);
   // Per-field pools: the hash's six cells and the entry's span and pitch, each from a random real quad.
-  const pool = real.flatMap((r) => Array.from({ length: Math.min(2000, r.hashes.length) }, (_, i) => [r.hashes[i] as number, r.data[i] as number]));
+  const pool = real.flatMap((r) =>
+    Array.from({ length: Math.min(2000, r.hashes.length) }, (_, i) => [r.hashes[i] as number, r.data[i] as number]),
+  );
   const random = new Random(SEED + hours);
   const pick = () => pool[Math.floor(random.next() * pool.length)] as number[];
   const radices = [20, 25, 25, 25, 8, 8]; // pitch cell, D, C, B intervals, xD, xC (least significant first)
@@ -252,8 +267,14 @@ function grownIndex(set: TestSet, real: { track: number; hashes: Uint32Array; da
 // ------------------------------------------------------------------------------------------------------------------
 
 async function main() {
-  console.log(`Recognition: ${KNOWN} catalogue references, ${UNKNOWN} unknown; ${MIXES} mixes of ${MINUTES} min per condition; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  console.log(`MP3 128 kbps, ${STEREO_44K ? '44.1 kHz stereo (sox + lame)' : '22.05 kHz mono (wasm LAME)'}; speed = audio seconds per CPU second of one thread (decode + fingerprint + match)`);
+  console.log(
+    `Recognition: ${KNOWN} catalogue references, ${UNKNOWN} unknown; ${MIXES} mixes of ${MINUTES} min per condition; load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  console.log(
+    `MP3 128 kbps, ${STEREO_44K ? '44.1 kHz stereo (sox + lame)' : '22.05 kHz mono (wasm LAME)'}; speed = audio seconds per CPU second of one thread (decode + fingerprint + match)`,
+  );
   const set = testReferences(SEED, KNOWN, UNKNOWN);
   const cpu = process.cpuUsage();
   const real: { track: number; hashes: Uint32Array; data: Uint32Array }[] = [];
@@ -302,7 +323,13 @@ async function main() {
       memory: Math.max(...runs.map((r) => r.peakMemory)),
     });
     if (olaf)
-      rows.push({ name: `  Olaf`, hours, scored: total(olafRuns), speed: (hours * 3600) / olafRuns.reduce((n, r) => n + r.wall, 0), memory: null });
+      rows.push({
+        name: `  Olaf`,
+        hours,
+        scored: total(olafRuns),
+        speed: (hours * 3600) / olafRuns.reduce((n, r) => n + r.wall, 0),
+        memory: null,
+      });
   }
   console.log('');
   printTable(rows);
@@ -328,7 +355,9 @@ async function main() {
     if (mixes.length === 0) {
       console.log('\n(catalogue growth needs rows 0 or the last one)');
     } else {
-      console.log(`\nCatalogue growth (${mixes.length} mixes of rows 0% and everything at once; synthetic fingerprints fill up to the size):`);
+      console.log(
+        `\nCatalogue growth (${mixes.length} mixes of rows 0% and everything at once; synthetic fingerprints fill up to the size):`,
+      );
       const perMixHour: number[] = [];
       for (const hours of [100, 1000]) {
         const grown = grownIndex(set, real, referenceHours, hours);
@@ -347,7 +376,11 @@ async function main() {
       console.log(`  growth from 100 h to 1,000 h: ${((perMixHour[1] as number) / (perMixHour[0] as number)).toFixed(2)}x`);
     }
   }
-  console.log(`\nload average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `\nload average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 }
 
 await main();

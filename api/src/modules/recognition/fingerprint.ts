@@ -58,7 +58,11 @@ export interface ExtractorSettings {
 }
 
 export const REFERENCE_SETTINGS: ExtractorSettings = { peaksPerBand: 3, bCandidates: 2, betweenCandidates: 2 };
-export const QUERY_SETTINGS: ExtractorSettings = { peaksPerBand: Number(process.env.QP ?? 5), bCandidates: Number(process.env.QB ?? 5), betweenCandidates: Number(process.env.QC ?? 4) };
+export const QUERY_SETTINGS: ExtractorSettings = {
+  peaksPerBand: Number(process.env.QP ?? 5),
+  bCandidates: Number(process.env.QB ?? 4),
+  betweenCandidates: Number(process.env.QC ?? 3),
+};
 
 export interface Peak {
   /** Frames (fractional) from the start of the audio. */
@@ -134,8 +138,7 @@ function cellsNear(value: number, cells: number, margin: number, out: number[]) 
   out.length = 0;
   const cell = Math.floor(value);
   const within = value - cell;
-  const clamp = (c: number) => Math.min(cells - 1, Math.max(0, c));
-  out.push(clamp(cell));
+  out.push(Math.min(cells - 1, Math.max(0, cell)));
   if (within < margin && cell - 1 >= 0) out.push(cell - 1);
   else if (within > 1 - margin && cell + 1 < cells) out.push(cell + 1);
 }
@@ -165,6 +168,9 @@ export function probeKeys(quad: Quad, out: number[]): number[] {
 // Spectrogram and peaks
 
 const LOG_FLOOR = Math.log(MIN_POWER);
+// Comparators made once: closures created in hot loops cost an allocation each (and a name under tsx).
+const louderFirst = (a: Peak, b: Peak) => b.level - a.level;
+const earlierFirst = (a: Peak, b: Peak) => a.time - b.time;
 
 /**
  * Streaming spectral peak picker at the analysis rate: Hann-windowed 1024-point frames every 128 samples (16 ms),
@@ -299,12 +305,12 @@ class PeakPicker {
   private closeBlock() {
     const kept: Peak[] = [];
     for (const band of this.block) {
-      band.sort((a, b) => b.level - a.level);
+      band.sort(louderFirst);
       for (let i = 0; i < Math.min(this.peaksPerBand, band.length); i += 1) kept.push(band[i] as Peak);
       band.length = 0;
     }
     if (kept.length > 0) {
-      kept.sort((a, b) => a.time - b.time);
+      kept.sort(earlierFirst);
       this.emit(kept);
     }
   }
@@ -367,7 +373,7 @@ class QuadBuilder {
       if (dt >= this.minSpan && Math.abs(p.pitch - a.pitch) <= QUAD.range) candidates.push(p);
     }
     if (candidates.length === 0) return;
-    candidates.sort((x, y) => y.level - x.level);
+    candidates.sort(louderFirst);
     const bCount = Math.min(settings.bCandidates, candidates.length);
     for (let k = 0; k < bCount; k += 1) {
       const b = candidates[k] as Peak;
@@ -378,7 +384,7 @@ class QuadBuilder {
         if (p.time > a.time + 1 && p.time < b.time - 1 && Math.abs(p.pitch - a.pitch) <= QUAD.range) between.push(p);
       }
       if (between.length < 2) continue;
-      between.sort((x, y) => y.level - x.level);
+      between.sort(louderFirst);
       const cCount = Math.min(settings.betweenCandidates, between.length);
       const span = b.time - a.time;
       for (let i = 0; i < cCount; i += 1) {

@@ -97,6 +97,63 @@ export interface RecognitionProgress {
   detections: number;
 }
 
+/** Counts per non-negative integer key, in an open-addressing table that is cleared between uses. */
+class Counter {
+  private keys = new Float64Array(1 << 14).fill(-1);
+  private counts = new Int32Array(1 << 14);
+  private used: number[] = [];
+
+  private slotOf(key: number, mask: number): number {
+    return (Math.imul((key % 1_073_741_824) | 0, 0x9e3779b1) ^ Math.floor(key / 1_073_741_824)) & mask;
+  }
+
+  add(key: number, count = 1) {
+    if (this.used.length * 2 > this.keys.length) this.grow();
+    const mask = this.keys.length - 1;
+    let slot = this.slotOf(key, mask);
+    for (;;) {
+      const at = this.keys[slot];
+      if (at === key) {
+        this.counts[slot] += count;
+        return;
+      }
+      if (at === -1) {
+        this.keys[slot] = key;
+        this.counts[slot] = count;
+        this.used.push(slot);
+        return;
+      }
+      slot = (slot + 1) & mask;
+    }
+  }
+
+  get(key: number): number {
+    const mask = this.keys.length - 1;
+    let slot = this.slotOf(key, mask);
+    for (;;) {
+      const at = this.keys[slot];
+      if (at === key) return this.counts[slot];
+      if (at === -1) return 0;
+      slot = (slot + 1) & mask;
+    }
+  }
+
+  /** Calls `visit` for every key counted (`get` still works meanwhile), then forgets them all. */
+  drain(visit: (key: number, count: number) => void) {
+    for (const slot of this.used) visit(this.keys[slot], this.counts[slot]);
+    for (const slot of this.used) this.keys[slot] = -1;
+    this.used = [];
+  }
+
+  private grow() {
+    const old = this.used.map((slot) => [this.keys[slot], this.counts[slot]] as const);
+    this.keys = new Float64Array(this.keys.length * 2).fill(-1);
+    this.counts = new Int32Array(this.keys.length);
+    this.used = [];
+    for (const [key, count] of old) this.add(key, count);
+  }
+}
+
 /** Matches of one block, as parallel arrays. */
 class MatchBlock {
   track = new Uint32Array(1024);
@@ -190,6 +247,7 @@ export class RecognitionSession {
   private samples = 0;
   private matchCount = 0;
   private lookups = 0;
+  private readonly votes = new Counter();
 
   constructor(
     private readonly index: FingerprintIndex,
@@ -305,24 +363,23 @@ export class RecognitionSession {
   private examine(blocks: MatchBlock[], origin: number): { track: number; line: Line; points: Point[] }[] {
     const { settings } = this;
     const binFrames = FRAMES_PER_SECOND;
-    const votes = new Map<number, number>();
+    const votes = this.votes;
     for (const block of blocks) {
       for (let i = 0; i < block.count; i += 1) {
         const start = block.referenceTime[i] - block.speed[i] * (block.queryTime[i] - origin);
-        const key = block.track[i] * 8192 + Math.floor(start / binFrames) + 64;
-        votes.set(key, (votes.get(key) ?? 0) + 1);
+        votes.add(block.track[i] * 8192 + Math.floor(start / binFrames) + 64);
       }
     }
     // Per track, its best-voted place.
     const best = new Map<number, { bin: number; votes: number }>();
-    for (const [key, count] of votes) {
-      if (count < settings.minVotes) continue;
+    votes.drain((key, count) => {
+      if (count < settings.minVotes) return;
       const track = Math.floor(key / 8192);
       const bin = key - track * 8192;
-      const around = count + Math.max(votes.get(key - 1) ?? 0, votes.get(key + 1) ?? 0);
+      const around = count + Math.max(votes.get(key - 1), votes.get(key + 1));
       const known = best.get(track);
       if (!known || around > known.votes) best.set(track, { bin, votes: around });
-    }
+    });
     const candidates = [...best.entries()].sort((a, b) => b[1].votes - a[1].votes).slice(0, 24);
     if (candidates.length === 0) return [];
     const wanted = new Map(candidates.map(([track, { bin }]) => [track, { bin, points: [] as Point[] }]));
@@ -394,7 +451,27 @@ export class RecognitionSession {
       seconds.add(Math.floor(p.q / FRAMES_PER_SECOND));
       bands.add(Math.floor(p.root / 6));
     }
-    if (process.env.DEBUG_REC && anchors.size >= 5) console.log('  window', frameToSeconds(origin).toFixed(0), 'anchors', anchors.size, 'points', points.length, 'inliers', inliers.length, 'seconds', seconds.size, 'bands', bands.size, 'speed', speed.toFixed(3), 'pitch', pitch.toFixed(2), 'track', (points as Point[] & { track?: number }).track);
+    if (process.env.DEBUG_REC && anchors.size >= 5)
+      console.log(
+        '  window',
+        frameToSeconds(origin).toFixed(0),
+        'anchors',
+        anchors.size,
+        'points',
+        points.length,
+        'inliers',
+        inliers.length,
+        'seconds',
+        seconds.size,
+        'bands',
+        bands.size,
+        'speed',
+        speed.toFixed(3),
+        'pitch',
+        pitch.toFixed(2),
+        'track',
+        (points as Point[] & { track?: number }).track,
+      );
     if (anchors.size < settings.minAnchors || seconds.size < settings.minSeconds || bands.size < settings.minBands) return null;
     return { line: { at, origin, speed, pitch }, points: inliers };
   }
@@ -421,7 +498,18 @@ export class RecognitionSession {
         }
       }
       earlier.sort((a, b) => b - a);
-      if (process.env.DEBUG_REC) console.log('open', hit.track, 'first', frameToSeconds(first).toFixed(1), 'earlier', earlier.slice(0, 30).map((q) => frameToSeconds(q).toFixed(0)).join(' '));
+      if (process.env.DEBUG_REC)
+        console.log(
+          'open',
+          hit.track,
+          'first',
+          frameToSeconds(first).toFixed(1),
+          'earlier',
+          earlier
+            .slice(0, 30)
+            .map((q) => frameToSeconds(q).toFixed(0))
+            .join(' '),
+        );
       for (const q of earlier) {
         if (segment.start - q > 8 * FRAMES_PER_SECOND) break;
         segment.start = q;

@@ -25,7 +25,10 @@ function downmix(channels: Float32Array[], count: number): Float32Array {
  * Decodes an MP3 byte stream chunk by chunk, handing each decoded stretch to `onPcm` as mono samples: memory stays
  * that of one chunk whatever the file's length.
  */
-export async function decodeMp3(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, onPcm: (mono: Float32Array, sampleRate: number) => void): Promise<DecodeSummary> {
+export async function decodeMp3(
+  source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  onPcm: (mono: Float32Array, sampleRate: number) => void,
+): Promise<DecodeSummary> {
   const decoder = new MPEGDecoder();
   await decoder.ready;
   const summary: DecodeSummary = { samples: 0, sampleRate: 0, errors: 0 };
@@ -50,7 +53,11 @@ export async function decodeMp3(source: AsyncIterable<Uint8Array> | Iterable<Uin
 }
 
 /** Encodes mono samples as a constant-bitrate MP3 (as a DJ's recording software would). */
-export async function encodeMp3(samples: Float32Array, sampleRate: number, kilobitrate: 64 | 96 | 128 | 160 | 192 | 320 = 128): Promise<Uint8Array> {
+export async function encodeMp3(
+  samples: Float32Array,
+  sampleRate: number,
+  kilobitrate: 64 | 96 | 128 | 160 | 192 | 320 = 128,
+): Promise<Uint8Array> {
   const encoder = await createMp3Encoder();
   encoder.configure({ channels: 1, sampleRate, bitrate: kilobitrate });
   const parts: Uint8Array[] = [];

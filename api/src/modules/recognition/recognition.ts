@@ -9,7 +9,7 @@ import type { FingerprintIndex } from './fingerprint-index.js';
 import { type MatcherSettings, type RawDetection, RecognitionSession } from './matcher.js';
 import { decodeMp3 } from './mp3.js';
 
-export { FRAME_SECONDS, type Fingerprints, fingerprintReference, HASH_SPACE, ReferenceFingerprinter } from './fingerprint.js';
+export { type Fingerprints, FRAME_SECONDS, fingerprintReference, HASH_SPACE, ReferenceFingerprinter } from './fingerprint.js';
 export { type FingerprintIndex, IndexBuilder, MemoryIndex } from './fingerprint-index.js';
 export { DEFAULT_MATCHER_SETTINGS, type RawDetection, type RecognitionProgress, RecognitionSession } from './matcher.js';
 export { decodeMp3, encodeMp3 } from './mp3.js';
@@ -29,8 +29,12 @@ export interface Detection extends CatalogueTrack {
 }
 
 /** A reference track's fingerprints as table rows. */
-export function* fingerprintRows(track: number, fingerprints: Pick<Fingerprints, 'hashes' | 'data'>): Generator<{ hash: number; track: number; data: number }> {
-  for (let i = 0; i < fingerprints.hashes.length; i += 1) yield { hash: fingerprints.hashes[i] as number, track, data: fingerprints.data[i] as number };
+export function* fingerprintRows(
+  track: number,
+  fingerprints: Pick<Fingerprints, 'hashes' | 'data'>,
+): Generator<{ hash: number; track: number; data: number }> {
+  for (let i = 0; i < fingerprints.hashes.length; i += 1)
+    yield { hash: fingerprints.hashes[i] as number, track, data: fingerprints.data[i] as number };
 }
 
 /** A reference track's fingerprints from its MP3, decoded as a stream. */
