@@ -1,8 +1,14 @@
+import fc from 'fast-check';
 import { buildClientSchema, getIntrospectionQuery, type IntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import { decodeCursor } from '../src/shared/cursor.js';
+import { InvalidInputError } from '../src/shared/errors.js';
+import { parseInput } from '../src/shared/inputs.js';
 import { freshIp, type Member, signUpMember } from './support/app.js';
 import { createFuzzApp, type DatabaseProbe, type FuzzApp, probeDatabase, type Route, routesOf } from './support/fuzz-app.js';
-import { graphqlCases } from './support/fuzz-graphql.js';
+import { type GraphQLCase, graphqlCases } from './support/fuzz-graphql.js';
+import { fieldsOf, inputFor, inputModules, unstorableTextIn } from './support/fuzz-inputs.js';
 import { bareCase, type RestCase, restCases } from './support/fuzz-rest.js';
 import { PASSES, type Pass } from './support/fuzz-values.js';
 import { CITIES, draftMix, publishedMix } from './support/mixes.js';
@@ -106,6 +112,13 @@ const identities = (pass: Pass, memberHeaders: Record<string, string>): Identity
   ...(pass === 'unstorable' ? [['forged token', { authorization: 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiIwIn0.' }] satisfies Identity] : []),
 ];
 
+/**
+ * Broken bodies stop at the body parsers whoever sends them, so only the member sends them; a forged token is refused
+ * before anything else is read, so it sends the path cases alone.
+ */
+const sentAs = ([name]: Identity, request: RestCase) =>
+  name === 'member' || (name === 'anonymous' ? request.kind !== 'raw' : request.kind === 'path');
+
 async function send(request: RestCase, identity: Record<string, string>): Promise<{ status: number; body: string } | string> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<string>((resolve) => {
@@ -151,6 +164,25 @@ async function actsWithoutInput(route: Route, memberHeaders: Record<string, stri
   return changedTables(before, await probe.state('checksums')).length > 0;
 }
 
+async function liveSchema() {
+  const introspection = await fuzz.app.inject({
+    method: 'POST',
+    url: '/graphql',
+    headers: { 'content-type': 'application/json' },
+    payload: { query: getIntrospectionQuery() },
+  });
+  return buildClientSchema(introspection.json<{ data: IntrospectionQuery }>().data);
+}
+
+const graphqlRequest = (graphqlCase: GraphQLCase): RestCase => ({
+  kind: 'json',
+  label: graphqlCase.label,
+  method: 'POST',
+  url: '/graphql',
+  headers: { 'content-type': 'application/json' },
+  payload: JSON.stringify({ query: graphqlCase.query, variables: graphqlCase.variables }),
+});
+
 function changedTables(before: Record<string, string>, after: Record<string, string>): string[] {
   return Object.keys(after).filter((table) => before[table] !== after[table]);
 }
@@ -168,7 +200,7 @@ describe('the hostile walker', () => {
         const before = await probe.state(measure);
         const cases = restCases(route, pass, SEED, BODIES_PER_ROUTE);
         for (const identity of identities(pass, memberHeaders)) {
-          for (const request of cases.filter((candidate) => candidate.kind !== 'raw' || identity[0] === 'member')) {
+          for (const request of cases.filter((candidate) => sentAs(identity, candidate))) {
             await walk(where, identity, request);
             requests++;
           }
@@ -203,13 +235,7 @@ describe('the hostile walker', () => {
   }, 240_000);
 
   test('GraphQL: every query and mutation field, hostile arguments inline and as variables: never a 5xx', async () => {
-    const introspection = await fuzz.app.inject({
-      method: 'POST',
-      url: '/graphql',
-      headers: { 'content-type': 'application/json' },
-      payload: { query: getIntrospectionQuery() },
-    });
-    const schema = buildClientSchema(introspection.json<{ data: IntrospectionQuery }>().data);
+    const schema = await liveSchema();
     let requests = 0;
     let fields = 0;
     for (const pass of PASSES) {
@@ -218,15 +244,9 @@ describe('the hostile walker', () => {
         fields++;
         const before = await probe.state(measure);
         for (const identity of identities(pass, { authorization: `Bearer ${member.token}` })) {
-          for (const graphqlCase of cases) {
-            await walk(`graphql ${field}`, identity, {
-              kind: 'json',
-              label: graphqlCase.label,
-              method: 'POST',
-              url: '/graphql',
-              headers: { 'content-type': 'application/json' },
-              payload: JSON.stringify({ query: graphqlCase.query, variables: graphqlCase.variables }),
-            });
+          // A forged token fails the whole request before the operation is read: one case per field shows it.
+          for (const graphqlCase of identity[0] === 'forged token' ? cases.slice(0, 1) : cases) {
+            await walk(`graphql ${field}`, identity, graphqlRequest(graphqlCase));
             requests++;
           }
         }
@@ -242,6 +262,21 @@ describe('the hostile walker', () => {
       }
     }
     console.info(`GraphQL walker: ${fields} field passes, ${requests} requests`);
+  }, 240_000);
+
+  test('GraphQL with real ids: every ID a real mix, member or draft, the other arguments hostile: never a 5xx', async () => {
+    const schema = await liveSchema();
+    const identity: Identity = ['member', { authorization: `Bearer ${member.token}` }];
+    let requests = 0;
+    for (const pass of PASSES) {
+      for (const { field, cases } of graphqlCases(schema, pass, SEED + 1, CASES_PER_FIELD, [publishedMixId, draftMixId, owner.id])) {
+        for (const graphqlCase of cases.filter((candidate) => candidate.query.includes('('))) {
+          await walk(`graphql ${field}`, identity, graphqlRequest(graphqlCase));
+          requests++;
+        }
+      }
+    }
+    console.info(`GraphQL walker with real ids: ${requests} requests`);
   }, 240_000);
 
   test('no finding outside KNOWN_5XX', () => {
@@ -271,5 +306,77 @@ describe('KNOWN_5XX still fail: each test below starts passing, and so fails, wh
       const answer = await send(fault.reproduce, { 'x-auth-token': member.token });
       expect(typeof answer === 'string' || answer.status >= 500 || internalErrorIn(answer.body)).toBe(false);
     });
+  }
+});
+
+/** Exported functions of the input modules that are no schema: the parser under test and its text check. */
+const NOT_SCHEMAS = new Set(['parseInput', 'isStorableText']);
+/** Schema factories, with the arguments their callers pass; an exported function in neither list fails the test. */
+const FACTORY_CALLS: Record<string, unknown[][]> = {
+  storable: [[z.string()]],
+  text: [[100]],
+  pageNumber: [[0], [1]],
+  pageSize: [[50, 20]],
+  cursorPage: [[50, 20, (cursor: string) => decodeCursor(cursor, () => true)]],
+  moment: [['start']],
+  listenMomentInput: [['start'], ['end']],
+};
+const RUNS_PER_SCHEMA = 200;
+/** Schemas that hand a field on unparsed, with the parse that reads it later. */
+const PARSED_LATER: Record<string, string> = {
+  'modules/library/library.inputs.ts currentMixInput': 'mixId is z.unknown(): LibraryService.saveCurrentMix parses it with mixIdInput',
+};
+
+/** Parsing either gives a value whose every text PostgreSQL can store, or throws a 400; anything else is a fault. */
+function parsesOrRefuses(parse: (input: unknown) => unknown, handsOnUnparsed = false) {
+  return (input: unknown) => {
+    let parsed: unknown;
+    try {
+      parsed = parse(input);
+    } catch (error) {
+      if (error instanceof InvalidInputError && error.status === 400) return;
+      throw error;
+    }
+    const where = handsOnUnparsed ? null : unstorableTextIn(parsed);
+    if (where) throw new Error(`accepted text PostgreSQL cannot store, at ${where}`);
+  };
+}
+
+describe('every input schema, by fast-check: any input parses or is a 400, and accepted text is storable', async () => {
+  for (const { file, exports } of await inputModules()) {
+    for (const [name, exported] of Object.entries(exports)) {
+      const label = `${file} ${name}`;
+      if (exported instanceof z.ZodType) {
+        test(label, () => {
+          const handsOnUnparsed = label in PARSED_LATER;
+          const parse = parsesOrRefuses((input) => parseInput(exported, input), handsOnUnparsed);
+          fc.assert(fc.property(inputFor(exported), parse), { seed: SEED, numRuns: RUNS_PER_SCHEMA });
+        });
+      } else if (typeof exported === 'function' && !NOT_SCHEMAS.has(name)) {
+        test(label, () => {
+          const call = exported as (...args: unknown[]) => unknown;
+          if (/^parse[A-Z]/.test(name)) {
+            // A page parser takes the object its skin builds (`{ page }` or `{ first, after }`), whatever is in it.
+            const request = fieldsOf(['page', 'limit', 'first', 'after']);
+            fc.assert(fc.property(request, parsesOrRefuses(call)), { seed: SEED, numRuns: RUNS_PER_SCHEMA });
+            return;
+          }
+          const calls = FACTORY_CALLS[name];
+          expect(calls, `${label} is neither a schema nor a known factory: add how it is called to FACTORY_CALLS`).toBeDefined();
+          for (const args of calls) {
+            const schema = call(...args);
+            expect(schema).toBeInstanceOf(z.ZodType);
+            if (schema instanceof z.ZodType)
+              fc.assert(
+                fc.property(
+                  inputFor(schema),
+                  parsesOrRefuses((input) => parseInput(schema, input)),
+                ),
+                { seed: SEED, numRuns: RUNS_PER_SCHEMA },
+              );
+          }
+        });
+      }
+    }
   }
 });

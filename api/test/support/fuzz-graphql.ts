@@ -29,8 +29,12 @@ const BAD_DATES = [
   'yesterday',
 ];
 
-/** A value for a scalar or enum of this name that the pass allows: wrong in every way, or right in type but odd. */
-function leafValue(typeName: string, enumValues: string[], pass: Pass): fc.Arbitrary<unknown> {
+/**
+ * A value for a scalar or enum of this name that the pass allows: wrong in every way, or right in type but odd. Given
+ * real ids, every ID is one of them, so the other arguments reach past the lookup.
+ */
+function leafValue(typeName: string, enumValues: string[], pass: Pass, ids: string[]): fc.Arbitrary<unknown> {
+  if (typeName === 'ID' && ids.length > 0) return fc.constantFrom(...ids);
   if (pass === 'unstorable') {
     const wrongShapes = fc.constantFrom<unknown>({}, [{}], { $gt: '' });
     switch (typeName) {
@@ -73,19 +77,19 @@ function leafValue(typeName: string, enumValues: string[], pass: Pass): fc.Arbit
 }
 
 /** A value for an argument of this type: objects get every field, lists one or two items, nullable types never null. */
-function valueFor(type: GraphQLInputType, pass: Pass, depth = 0): fc.Arbitrary<unknown> {
+function valueFor(type: GraphQLInputType, pass: Pass, ids: string[], depth = 0): fc.Arbitrary<unknown> {
   const inner = isNonNullType(type) ? type.ofType : type;
   if (isListType(inner)) {
-    const item = valueFor(inner.ofType, pass, depth + 1);
+    const item = valueFor(inner.ofType, pass, ids, depth + 1);
     return fc.oneof(fc.array(item, { minLength: 1, maxLength: 2 }), item);
   }
   if (isInputObjectType(inner)) {
     if (depth > 3) return fc.constant({});
     const fields = Object.values(inner.getFields());
-    return fc.record(Object.fromEntries(fields.map((field) => [field.name, valueFor(field.type, pass, depth + 1)])));
+    return fc.record(Object.fromEntries(fields.map((field) => [field.name, valueFor(field.type, pass, ids, depth + 1)])));
   }
   const named = getNamedType(inner);
-  return leafValue(named.name, isEnumType(named) ? named.getValues().map((value) => value.name) : [], pass);
+  return leafValue(named.name, isEnumType(named) ? named.getValues().map((value) => value.name) : [], pass, ids);
 }
 
 /** A JSON value written as a GraphQL literal; enum arguments take their value bare when it is a name. */
@@ -112,7 +116,7 @@ export interface FieldCases {
  * variables declared with the argument's own type, half written inline. A field without arguments has nothing hostile
  * to carry, so it is only called in the odd pass.
  */
-export function graphqlCases(schema: GraphQLSchema, pass: Pass, seed: number, perField: number): FieldCases[] {
+export function graphqlCases(schema: GraphQLSchema, pass: Pass, seed: number, perField: number, ids: string[] = []): FieldCases[] {
   const fields: FieldCases[] = [];
   const roots: [string, GraphQLObjectType | null | undefined][] = [
     ['query', schema.getQueryType()],
@@ -127,7 +131,7 @@ export function graphqlCases(schema: GraphQLSchema, pass: Pass, seed: number, pe
           fields.push({ field: name, cases: [{ label: field.name, query: `${operation} { ${field.name}${selectionFor(field)} }` }] });
         continue;
       }
-      const values = fc.record(Object.fromEntries(args.map((arg) => [arg.name, valueFor(arg.type, pass)])));
+      const values = fc.record(Object.fromEntries(args.map((arg) => [arg.name, valueFor(arg.type, pass, ids)])));
       const samples = fc.sample(values, { seed: seedFor(seed, `${name} ${pass}`), numRuns: perField });
       const cases = samples.map((sample, index): GraphQLCase => {
         if (index % 2 === 0) {

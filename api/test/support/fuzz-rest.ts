@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { Route } from './fuzz-app.js';
-import { bodyOf, MALFORMED_BODIES, ODD_BODIES, PATH_VALUES, type Pass, QUERY_NAMES, type RawBody } from './fuzz-values.js';
+import { bodyOf, MALFORMED_BODIES, ODD_BODIES, PATH_VALUES, type Pass, QUERY_NAMES, QUERY_VALUES, type RawBody } from './fuzz-values.js';
 
 export interface RestCase {
   /** Broken bodies (`raw`) stop at the body parsers, the same for everyone: they are sent once, signed in. */
@@ -43,10 +43,14 @@ function fillPath(url: string, valuesFor: PathValues, offset: number): string {
 }
 
 function queryString(pass: Pass, index: number): string {
-  const values = PATH_VALUES[pass];
   const names = QUERY_NAMES.filter((_, position) => (position + index) % 3 === 0);
   // A repeated name arrives as a list, which a route reading one value must also survive.
-  return names.map((name, position) => `${name}=${values[(index + position) % values.length]}&${name}=x`).join('&');
+  return names
+    .map((name, position) => {
+      const values = [...PATH_VALUES[pass], ...(pass === 'odd' ? (QUERY_VALUES[name] ?? []) : [])];
+      return `${name}=${values[(index + position) % values.length]}&${name}=x`;
+    })
+    .join('&');
 }
 
 /** The route called with nothing but its path (each parameter unstorable): what it does when given no input at all. */

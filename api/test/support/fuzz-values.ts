@@ -105,6 +105,16 @@ export const unstorableValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown
 })).value;
 
 const deepArray = (depth: number): unknown => (depth === 0 ? [] : [deepArray(depth - 1)]);
+const cursor = (sortKey: unknown) => Buffer.from(JSON.stringify(sortKey)).toString('base64url');
+
+/** Page cursors shaped like the server's own (a timestamp and an id, or an offset) holding values out of every range. */
+export const FORGED_CURSORS = [
+  cursor(['2024-13-45T99:99:99.000000Z', '00000000-0000-4000-8000-000000000000']),
+  cursor(['0000-01-01T00:00:00.000000Z', '00000000-0000-4000-8000-000000000000']),
+  cursor(['9999999']),
+  cursor(['-1']),
+  cursor({ after: 1 }),
+];
 
 export const ODD_LEAVES: unknown[] = [
   -1,
@@ -148,6 +158,7 @@ export const ODD_LEAVES: unknown[] = [
   'ffffffff-ffff-ffff-ffff-ffffffffffff',
   '<script>alert(1)</script>',
   '\uFFFF\uFEFF',
+  ...FORGED_CURSORS,
   deepArray(200),
   Array.from({ length: 5_000 }, (_, index) => index),
   Object.fromEntries(Array.from({ length: 500 }, (_, index) => [`k${index}`, index])),
@@ -187,7 +198,32 @@ export const PATH_VALUES: Record<Pass, string[]> = {
   ],
 };
 
-export const QUERY_NAMES = ['page', 'limit', 'first', 'mix_id_to_exclude', 'url', 'format', 'maxwidth', 'maxheight', 'query', 'variables'];
+export const QUERY_NAMES = [
+  'page',
+  'limit',
+  'first',
+  'after',
+  'mix_id_to_exclude',
+  'url',
+  'format',
+  'maxwidth',
+  'maxheight',
+  'query',
+  'variables',
+];
+
+/** Values only some query parameters take, encoded: links to this site's own pages with hostile paths, forged cursors. */
+export const QUERY_VALUES: Record<string, string[]> = {
+  url: [
+    'http://localhost:4000/shared-mix/%00',
+    'http://localhost:4000/shared-profile/%ED%A0%80',
+    'http://localhost:4000/shared-mix/00000000-0000-0000-0000-000000000000',
+    `http://localhost:4000/shared-profile/${'a'.repeat(3_000)}`,
+    'javascript:alert(1)',
+    'http://[::1',
+  ].map(encodeURIComponent),
+  after: FORGED_CURSORS,
+};
 
 export interface RawBody {
   label: string;
