@@ -16,6 +16,7 @@ import { MixFileCache } from './modules/media/mix-file-cache.js';
 import { ResumableUploads } from './modules/media/resumable-uploads.js';
 import type { StorageDriver } from './modules/media/storage.js';
 import { createStorage } from './modules/media/storage-factory.js';
+import { UploadStaging } from './modules/media/upload-staging.js';
 import { WaveformService } from './modules/media/waveform.service.js';
 import { MixesService } from './modules/mixes/mixes.service.js';
 import { TracksService } from './modules/tracks/tracks.service.js';
@@ -44,6 +45,9 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
   const storage = createStorage(config);
   const mixes = new MixesService(orm, storage, config.BETA_CODES);
   const auth = new AuthService(orm, tokens, new RateLimits(redis), mailer, config.PUBLIC_URL);
+  const databaseUrl = orm.config.get('clientUrl') ?? '';
+  const locks = new AdvisoryLocks(databaseUrl, log);
+  await locks.start();
   const waveforms = new WaveformService(
     orm,
     storage,
@@ -53,16 +57,15 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
       retryDelaySeconds: config.WAVEFORM_RETRY_DELAY_SECONDS,
     },
     log,
+    locks,
   );
-  const databaseUrl = orm.config.get('clientUrl') ?? '';
-  const locks = new AdvisoryLocks(databaseUrl, log);
-  await locks.start();
   const uploads = new ResumableUploads(join(config.DATA_DIR, 'uploads'), (token) => auth.authenticate(token), locks, {
     trustProxy: config.TRUST_PROXY,
   });
   const fileCache = new MixFileCache(databaseUrl, log);
-  const media = new MediaService(orm, storage, mixes, uploads, waveforms, log, fileCache);
-  await waveforms.resumePending();
+  const staging = new UploadStaging(orm, storage, locks, databaseUrl, log);
+  const media = new MediaService(orm, storage, mixes, uploads, waveforms, log, fileCache, staging);
+  await media.resumeInterruptedWork();
   return {
     config,
     orm,

@@ -3,6 +3,7 @@ import { Follow } from '../modules/follows/follow.entity.js';
 import { SavedMix } from '../modules/library/saved-mix.entity.js';
 import { SavedTrack } from '../modules/library/saved-track.entity.js';
 import { Listen } from '../modules/listens/listen.entity.js';
+import { StagedFile } from '../modules/media/staged-file.entity.js';
 import { Mix } from '../modules/mixes/mix.entity.js';
 import { MixFeedTally } from '../modules/mixes/mix-feed-tally.entity.js';
 import { MixTrack } from '../modules/mixes/mix-track.entity.js';
@@ -24,5 +25,6 @@ export const entities = [
   Entitlement,
   PasswordResetToken,
   MixFeedTally,
+  StagedFile,
   ...catalogueEntities,
 ];

@@ -10,6 +10,7 @@ import { COVER_IMAGE_RULE, toSquareJpeg } from './images.js';
 import type { MixFileCache } from './mix-file-cache.js';
 import type { FinishedUpload, ResumableUploads } from './resumable-uploads.js';
 import { FOLDERS, type Folder, newFileName, objectKey, type StorageDriver } from './storage.js';
+import type { UploadStaging } from './upload-staging.js';
 import type { WaveformService } from './waveform.service.js';
 
 /** SPEC §9: a cover image may be at most 5 MB. */
@@ -44,7 +45,8 @@ async function isEmptyFileInput(part: Extract<UploadPart, { type: 'file' }>): Pr
 }
 
 /**
- * Media: mix uploads (checked while they stream into storage), who may read stored files, and the waveform jobs.
+ * Media: mix uploads (checked while they stream into storage, crash-safe through UploadStaging), who may read stored
+ * files, and the waveform jobs.
  */
 export class MediaService {
   constructor(
@@ -55,13 +57,23 @@ export class MediaService {
     readonly waveforms: WaveformService,
     private readonly log: Pick<FastifyBaseLogger, 'error'>,
     private readonly fileCache: MixFileCache,
+    private readonly staging: UploadStaging,
   ) {}
+
+  /**
+   * At start: deletes the files of uploads that died with their process, and gets the waveform jobs going again
+   * (after the sweep, so no job looks for a file being deleted).
+   */
+  async resumeInterruptedWork(): Promise<void> {
+    await this.staging.sweep();
+    await this.waveforms.resumePending();
+  }
 
   /**
    * Creates a draft mix from the upload form: cover, title, MP3 (a file, or the id of a finished resumable upload)
    * and genre. Each file is checked while it streams into storage; every missing item is named in one 400 in the
    * SPEC's order. Whatever fails (a check, the client going away, the draft itself), the files stored so far are
-   * deleted and no draft exists.
+   * deleted and no draft exists; should the process die instead, the next sweep deletes them (see UploadStaging).
    */
   async createMixFromUpload(ownerId: string, parts: AsyncIterable<UploadPart>, isClientGone: () => boolean = () => false): Promise<IMix> {
     const stored: string[] = [];
@@ -101,21 +113,27 @@ export class MediaService {
       const missing = [!cover && 'Cover Image', !title && 'Title', !audio && 'MP3 audio file', !genre && 'Genre'].filter(Boolean);
       if (missing.length > 0 || !cover || !audio) throw new InvalidInputError(missing.join(' + '));
       if (isClientGone()) throw new InvalidInputError('Upload cancelled');
-      const mix = await this.mixes.createDraft({
-        ownerId,
-        title,
-        genre,
-        cover,
-        mp3: audio.fileName,
-        audioBytes: audio.facts.bytes,
-        durationSeconds: audio.facts.durationSeconds,
-        bitrate: audio.facts.bitrate,
-      });
+      const { fileName, facts } = audio;
+      const mix = await this.staging.commit(stored, (em) =>
+        this.mixes.createDraft(
+          {
+            ownerId,
+            title,
+            genre,
+            cover,
+            mp3: fileName,
+            audioBytes: facts.bytes,
+            durationSeconds: facts.durationSeconds,
+            bitrate: facts.bitrate,
+          },
+          em,
+        ),
+      );
       await claimed?.remove();
       await this.waveforms.enqueue(mix.id).catch((error) => this.log.error({ err: error, mixId: mix.id }, 'could not queue the waveform'));
       return mix;
     } catch (error) {
-      await Promise.all(stored.map((key) => this.storage.delete(key).catch(() => undefined)));
+      await this.staging.discard(stored).catch((cleanup) => this.log.error({ err: cleanup }, 'could not discard a failed upload'));
       claimed?.release();
       throw error;
     }
@@ -126,6 +144,7 @@ export class MediaService {
     const fileName = newFileName('jpg');
     const key = objectKey(FOLDERS.mixImages, fileName);
     stored.push(key);
+    await this.staging.record(key);
     await this.storage.put(key, image);
     return fileName;
   }
@@ -134,6 +153,7 @@ export class MediaService {
     const fileName = newFileName('mp3');
     const key = objectKey(FOLDERS.mixAudio, fileName);
     stored.push(key);
+    await this.staging.record(key);
     return { fileName, facts: await storeCheckedMp3(stream, this.storage, key) };
   }
 
@@ -173,6 +193,7 @@ export class MediaService {
 
   async close(): Promise<void> {
     this.uploads.close();
+    await this.staging.close();
     await this.fileCache.close();
     await this.waveforms.close();
   }

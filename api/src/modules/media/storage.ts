@@ -50,6 +50,8 @@ export function contentTypeOf(key: string): string {
   return CONTENT_TYPES[key.slice(key.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
 }
 
+const partialPath = (target: string) => `${target}.partial`;
+
 export interface StoredObject {
   size: number;
   modified: Date;
@@ -74,13 +76,14 @@ export interface StorageDriver {
    */
   readSmallRange?(key: string, range: ByteRange, into: Buffer): Promise<Buffer | null>;
   stat(key: string): Promise<StoredObject | null>;
+  /** Deletes the object, and whatever an unfinished write of it left (a process that died while writing it). */
   delete(key: string): Promise<void>;
   publicUrl(key: string): string;
 }
 
 /**
- * Files under DATA_DIR/media; written to a temporary name first so a failed write never leaves a partial object, and
- * read through kept-open handles (see FileHandles).
+ * Files under DATA_DIR/media; written to `{key}.partial` first so a failed write never leaves a partial object, and
+ * read through kept-open handles (see FileHandles). Keys are never written twice, so the partial's name is the key's.
  */
 export class LocalStorage implements StorageDriver {
   private readonly files = new FileHandles();
@@ -97,7 +100,7 @@ export class LocalStorage implements StorageDriver {
   async put(key: string, body: Readable | Buffer): Promise<void> {
     const target = this.path(key);
     await mkdir(dirname(target), { recursive: true });
-    const partial = `${target}.partial-${randomBytes(4).toString('hex')}`;
+    const partial = partialPath(target);
     try {
       await pipeline(Buffer.isBuffer(body) ? [body] : body, createWriteStream(partial));
       await rename(partial, target);
@@ -138,6 +141,7 @@ export class LocalStorage implements StorageDriver {
   async delete(key: string): Promise<void> {
     await this.files.forget(this.path(key));
     await rm(this.path(key), { force: true });
+    await rm(partialPath(this.path(key)), { force: true });
   }
 
   publicUrl(key: string): string {

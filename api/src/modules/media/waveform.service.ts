@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
+import type { AdvisoryLocks } from '../../db/advisory-locks.js';
 import type { Orm } from '../../db/orm.js';
 import type { WAVEFORM_STATES } from '../mixes/mix.entity.js';
 import { FOLDERS, objectKey, type StorageDriver } from './storage.js';
@@ -9,6 +10,9 @@ export const WAVEFORM_QUEUE = 'mix-waveform';
 export const WAVEFORM_DEAD_LETTER_QUEUE = 'mix-waveform-failed';
 // A two-hour mix decodes in well under a minute here; anything past this is stuck and gets retried.
 const JOB_EXPIRY_SECONDS = 30 * 60;
+
+/** The advisory lock a process holds while it measures a mix: PostgreSQL lets go of it when the process dies. */
+const measuringLock = (mixId: string) => `waveform:${mixId}`;
 
 export type WaveformState = (typeof WAVEFORM_STATES)[number];
 
@@ -34,7 +38,8 @@ interface WaveformJob {
  * dead-letter queue marks the mix's waveform as failed. Nothing else waits for it: publishing never does.
  *
  * The queue starts on first use, or at boot when mixes are still waiting for their waveform, so processes that
- * never upload (and most tests) never open its connections.
+ * never upload (and most tests) never open its connections. A job whose process died while running it stays active in
+ * pg-boss until it expires; at boot, such a job (active, and nobody holds its measuring lock) runs again at once.
  */
 export class WaveformService {
   private boss: Promise<PgBoss> | null = null;
@@ -45,6 +50,7 @@ export class WaveformService {
     private readonly storage: StorageDriver,
     private readonly options: WaveformJobOptions,
     private readonly log: Pick<FastifyBaseLogger, 'error' | 'warn'>,
+    private readonly locks: AdvisoryLocks,
   ) {}
 
   private queue(): Promise<PgBoss> {
@@ -85,17 +91,54 @@ export class WaveformService {
     if (this.workerId) boss.notifyWorker(this.workerId);
   }
 
-  /** At boot: starts the queue when mixes still wait for a waveform (a crash between upload and queueing included). */
+  /**
+   * At boot: starts the queue when mixes still wait for a waveform (a crash between upload and queueing included), and
+   * runs again the jobs a dead process left active.
+   */
   async resumePending(): Promise<void> {
     const rows = await this.orm.em
       .fork()
       .getConnection()
       .execute<{ id: string }[]>(`select id from mix where waveform_state = 'pending' and deactivated_at is null`);
-    for (const row of rows) await this.enqueue(row.id);
+    if (rows.length === 0) return;
+    const boss = await this.queue();
+    for (const { id } of rows) {
+      const job = await boss.getJobById<WaveformJob>(WAVEFORM_QUEUE, id);
+      if (job?.state === 'active') await this.rerunIfAbandoned(boss, id);
+      else await this.enqueue(id);
+    }
+  }
+
+  /**
+   * An active job nobody is measuring was left by a dead process: cancelled and resumed, it is queued again at once,
+   * without counting as one of its retries. (A live process between taking the job and taking the lock would measure
+   * the mix twice; both write the same waveform.)
+   */
+  private async rerunIfAbandoned(boss: PgBoss, mixId: string): Promise<void> {
+    const measuring = await this.locks.tryAcquire(measuringLock(mixId));
+    if (!measuring) return;
+    try {
+      await boss.cancel(WAVEFORM_QUEUE, mixId);
+      await boss.resume(WAVEFORM_QUEUE, mixId);
+    } finally {
+      await measuring.release();
+    }
+    if (this.workerId) boss.notifyWorker(this.workerId);
   }
 
   /** Decodes the mix's MP3 and stores its exact duration and peaks. Throws (and so fails the job) when it cannot. */
   async measure(mixId: string): Promise<void> {
+    const measuring = await this.locks.tryAcquire(measuringLock(mixId));
+    // Another process is measuring this mix right now (its job was taken for abandoned): one result is enough.
+    if (!measuring) return;
+    try {
+      await this.measureHeld(mixId);
+    } finally {
+      await measuring.release();
+    }
+  }
+
+  private async measureHeld(mixId: string): Promise<void> {
     const connection = this.orm.em.fork().getConnection();
     const [mix] = await connection.execute<{ mp3: string; duration_seconds: number | null }[]>(
       'select mp3, duration_seconds from mix where id = ?',

@@ -56,10 +56,12 @@ export class MixesService {
     return this.storage.publicUrl(objectKey(FOLDERS.mixAudio, mix.mp3));
   }
 
-  /** Creates a draft owned by the uploader, recording where it was made (the uploader's location now). */
-  async createDraft(draft: NewDraft): Promise<IMix> {
+  /**
+   * Creates a draft owned by the uploader, recording where it was made (the uploader's location now); in `em`'s
+   * transaction when given (the upload commits its files' records with it).
+   */
+  async createDraft(draft: NewDraft, em = this.em()): Promise<IMix> {
     const input = parseInput(newDraftInput, draft);
-    const em = this.em();
     const owner = await em.findOne(User, input.ownerId);
     if (!owner) throw MixErrors.ownerNotFound();
     const mix = em.create(Mix, {

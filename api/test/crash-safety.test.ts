@@ -1,0 +1,327 @@
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { createTestDatabase, dropTestDatabase } from './support/app.js';
+import { filesUnder, sineMp3 } from './support/audio.js';
+import { solidImage } from './support/images.js';
+import { typedTracks } from './support/mixes.js';
+import { killServerProcesses, type ServerProcess, startServerProcess } from './support/server-process.js';
+import { eventually, orderedMultipart, startRawRequest } from './support/upload.js';
+
+/**
+ * Issue 14: the real server in a child process, SIGKILLed in the middle of each kind of write, then started again on
+ * the same DATA_DIR and database. Whatever the moment of the crash, the restarted server holds no orphan file and no
+ * half-written row, continues what can be continued (a resumable upload, a waveform job), and answers a retry.
+ */
+
+let cover: Buffer;
+/** About 20 s of MP3: small enough to upload in a blink. */
+let shortMp3: Buffer;
+/** Five minutes of MP3 (about 5 MB): its upload takes many chunks and its waveform job seconds of decoding. */
+let longMp3: Buffer;
+
+beforeAll(async () => {
+  cover = await solidImage('png', 500, 500);
+  // The encoder is slow; a plain frame stream (no Xing header) stays a valid MP3 when repeated.
+  const piece = sineMp3({ seconds: 5, kbps: 128, envelope: () => 0.5 });
+  shortMp3 = Buffer.concat(Array.from({ length: 4 }, () => piece));
+  longMp3 = Buffer.concat(Array.from({ length: 60 }, () => piece));
+}, 30_000);
+
+interface Stage {
+  databaseUrl: string;
+  dataDir: string;
+  db: pg.Client;
+  server: ServerProcess;
+  /** SIGKILLs the server, then starts it again on the same DATA_DIR and database. */
+  crashAndRestart(): Promise<void>;
+}
+
+let stage: Stage | null = null;
+
+async function freshStage(): Promise<Stage> {
+  const databaseUrl = await createTestDatabase();
+  const dataDir = await mkdtemp(join(tmpdir(), 'mixcrate-crash-'));
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  const created: Stage = {
+    databaseUrl,
+    dataDir,
+    db,
+    server: await startServerProcess({ databaseUrl, dataDir }),
+    async crashAndRestart() {
+      await created.server.crash();
+      created.server = await startServerProcess({ databaseUrl, dataDir });
+    },
+  };
+  stage = created;
+  return created;
+}
+
+afterEach(async () => {
+  if (!stage) return;
+  const { server, db, databaseUrl, dataDir } = stage;
+  stage = null;
+  await server.stop();
+  await killServerProcesses();
+  await db.end();
+  await dropTestDatabase(databaseUrl);
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+async function signUp(server: ServerProcess): Promise<{ id: string; token: string }> {
+  const created = await fetch(`${server.url}/api/user/create-user`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: `crash_${Date.now()}@example.com`, password: 'Mixcrate1!', has_opted_in: false }),
+  });
+  expect(created.status).toBe(201);
+  const { token } = (await created.json()) as { token: string };
+  const headers = { 'content-type': 'application/json', 'x-auth-token': token };
+  await fetch(`${server.url}/api/user/add-username`, {
+    method: 'PATCH',
+    headers,
+    body: JSON.stringify({ user_name: `crash_${Date.now()}` }),
+  });
+  const me = (await (await fetch(`${server.url}/api/user/logged-in-user`, { headers })).json()) as { _id: string };
+  return { id: me._id, token };
+}
+
+/** The SPEC's create-mix form; `mp3` is the file, or the id or URL of a finished resumable upload. */
+function mixForm(mp3: Buffer | string) {
+  return orderedMultipart([
+    { name: 'cover', fileName: 'cover.png', type: 'image/png', data: cover },
+    { name: 'title', value: 'Crash test set' },
+    typeof mp3 === 'string' ? { name: 'mp3', value: mp3 } : { name: 'mp3', fileName: 'set.mp3', type: 'audio/mpeg', data: mp3 },
+    { name: 'genre', value: 'house' },
+  ]);
+}
+
+async function createMix(server: ServerProcess, token: string, mp3: Buffer | string): Promise<{ _id: string; mp3: string }> {
+  const form = mixForm(mp3);
+  const response = await fetch(`${server.url}/api/mix/create-mix`, {
+    method: 'POST',
+    headers: { ...form.headers, 'x-auth-token': token },
+    body: form.payload,
+  });
+  const body = await response.text();
+  expect(response.status, body).toBe(201);
+  return JSON.parse(body);
+}
+
+/** Files under DATA_DIR/media that no row names: what a crash must never leave. */
+async function unreferencedMediaFiles(current: Stage): Promise<string[]> {
+  const { rows } = await current.db.query<{ key: string }>(
+    `select 'mix/mix-audio/' || mp3 as key from mix
+     union all select 'mix/mix-images/' || cover from mix
+     union all select 'user/profile-images/' || user_image from app_user where user_image is not null`,
+  );
+  const referenced = new Set(rows.map((row) => row.key));
+  return (await filesUnder(join(current.dataDir, 'media'))).filter((file) => !referenced.has(file));
+}
+
+const TUS = { 'tus-resumable': '1.0.0' };
+// Two server starts and a sign-up take seconds on a quiet machine; a loaded one takes several times as long.
+const TEST_TIMEOUT_MS = 120_000;
+
+describe('a SIGKILLed server, started again', () => {
+  test(
+    'create-mix killed while the MP3 streams into storage leaves no file and no draft',
+    async () => {
+      const current = await freshStage();
+      const member = await signUp(current.server);
+      const form = mixForm(longMp3);
+      const upload = await startRawRequest(
+        current.server.port,
+        {
+          method: 'POST',
+          path: '/api/mix/create-mix',
+          headers: { ...form.headers, 'content-length': form.payload.length, 'x-auth-token': member.token },
+        },
+        // The cover, the title and the first megabyte of the MP3; the rest never comes.
+        form.payload.subarray(0, form.payload.indexOf(longMp3) + 1_000_000),
+      );
+      const audioFolder = join(current.dataDir, 'media', 'mix', 'mix-audio');
+      const writing = await eventually(
+        () => filesUnder(audioFolder),
+        (files) => files.length > 0,
+      );
+      expect(writing, 'the MP3 had reached storage when the server died').not.toEqual([]);
+
+      await current.crashAndRestart();
+      upload.socket.destroy();
+
+      expect((await current.db.query('select id from mix')).rows).toEqual([]);
+      expect(await unreferencedMediaFiles(current)).toEqual([]);
+      // And the member can upload again on the restarted server.
+      await createMix(current.server, member.token, shortMp3);
+      expect(await unreferencedMediaFiles(current)).toEqual([]);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    'a resumable upload killed during a PATCH resumes from the offset the restarted server reports',
+    async () => {
+      const current = await freshStage();
+      const member = await signUp(current.server);
+      const headers = { ...TUS, 'x-auth-token': member.token };
+      const created = await fetch(`${current.server.url}/api/uploads`, {
+        method: 'POST',
+        headers: { ...headers, 'upload-length': String(longMp3.length) },
+      });
+      expect(created.status).toBe(201);
+      const location = String(created.headers.get('location'));
+      const id = location.split('/').pop() ?? '';
+      const patch = (offset: number, data: Buffer) =>
+        fetch(`${current.server.url}${location}`, {
+          method: 'PATCH',
+          headers: { ...headers, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
+          body: data,
+        });
+      const third = Math.floor(longMp3.length / 3);
+      expect((await patch(0, longMp3.subarray(0, third))).status).toBe(204);
+      expect((await patch(third, longMp3.subarray(third, 2 * third))).status).toBe(204);
+
+      // The third PATCH announces the rest, sends some of it, and the server dies while reading it.
+      const bytesOnDisk = async () => (await stat(join(current.dataDir, 'uploads', id))).size;
+      const lastPatch = await startRawRequest(
+        current.server.port,
+        {
+          method: 'PATCH',
+          path: location,
+          headers: {
+            ...headers,
+            'upload-offset': 2 * third,
+            'content-type': 'application/offset+octet-stream',
+            'content-length': longMp3.length - 2 * third,
+          },
+        },
+        longMp3.subarray(2 * third, 2 * third + 300_000),
+      );
+      expect(await eventually(bytesOnDisk, (size) => size > 2 * third)).toBeGreaterThan(2 * third);
+
+      await current.crashAndRestart();
+      lastPatch.socket.destroy();
+
+      const head = await fetch(`${current.server.url}${location}`, { method: 'HEAD', headers });
+      expect(head.status).toBe(200);
+      expect(head.headers.get('upload-length')).toBe(String(longMp3.length));
+      const offset = Number(head.headers.get('upload-offset'));
+      expect(offset).toBeGreaterThan(2 * third);
+      expect(offset).toBeLessThan(longMp3.length);
+      // The store agrees with itself: the bytes kept are the upload's first `offset` bytes, and its info names the owner.
+      const kept = await readFile(join(current.dataDir, 'uploads', id));
+      expect(kept.length).toBe(offset);
+      expect(kept.equals(longMp3.subarray(0, offset))).toBe(true);
+      const info = JSON.parse(await readFile(join(current.dataDir, 'uploads', `${id}.json`), 'utf8'));
+      expect(info).toMatchObject({ id, size: longMp3.length, metadata: { owner: member.id } });
+
+      const rest = await patch(offset, longMp3.subarray(offset));
+      expect(rest.status).toBe(204);
+      expect(rest.headers.get('upload-offset')).toBe(String(longMp3.length));
+      const mix = await createMix(current.server, member.token, location);
+      const stored = await readFile(join(current.dataDir, 'media', mix.mp3.slice('/media/'.length)));
+      expect(stored.equals(longMp3)).toBe(true);
+      expect(await unreferencedMediaFiles(current)).toEqual([]);
+      expect(await filesUnder(join(current.dataDir, 'uploads'))).toEqual([]);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    'a waveform job killed while it decodes is finished by the restarted server',
+    async () => {
+      const current = await freshStage();
+      const member = await signUp(current.server);
+      const mix = await createMix(current.server, member.token, longMp3);
+      const jobState = async () =>
+        (await current.db.query<{ state: string }>(`select state from pgboss.job where name = 'mix-waveform' and id = $1`, [mix._id]))
+          .rows[0]?.state;
+      const waveformState = async () =>
+        (await current.db.query<{ waveform_state: string }>('select waveform_state from mix where id = $1', [mix._id])).rows[0]
+          ?.waveform_state;
+      expect(await eventually(jobState, (state) => state === 'active')).toBe('active');
+
+      await current.server.crash();
+      // The crash came mid-decode: the job was taken and nothing was written.
+      expect(await jobState()).toBe('active');
+      expect(await waveformState()).toBe('pending');
+      await current.crashAndRestart();
+
+      expect(await eventually(waveformState, (state) => state !== 'pending', 30_000)).toBe('ready');
+      const [row] = (
+        await current.db.query('select jsonb_array_length(peaks) as peaks, duration_seconds from mix where id = $1', [mix._id])
+      ).rows;
+      expect(row.peaks).toBe(1800);
+      expect(row.duration_seconds).toBeGreaterThan(299);
+      expect(await eventually(jobState, (state) => state === 'completed')).toBe('completed');
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    'a publish killed inside its transaction leaves a draft with no entitlement, and a retry publishes',
+    async () => {
+      const current = await freshStage();
+      const member = await signUp(current.server);
+      const mix = await createMix(current.server, member.token, shortMp3);
+      const headers = { 'content-type': 'application/json', 'x-auth-token': member.token };
+      const tracks = await fetch(`${current.server.url}/api/mix/update-mix`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ mix_id: mix._id, tracks: typedTracks(5) }),
+      });
+      expect(tracks.status).toBe(200);
+
+      // Publishing writes the entitlement and the mix, whose trigger then counts it in mix_feed_tally. Holding that table
+      // stops the publish right there: mid-transaction, after its writes, before its commit.
+      const holder = new pg.Client({ connectionString: current.databaseUrl });
+      await holder.connect();
+      await holder.query('begin');
+      await holder.query('lock table mix_feed_tally in exclusive mode');
+      const publish = (server: ServerProcess) =>
+        fetch(`${server.url}/api/mix/publish-mix`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ mix_id: mix._id, code: 'free-mix' }),
+        });
+      const interrupted = publish(current.server).catch((error: unknown) => error);
+      const blockedPublish = () =>
+        current.db
+          .query<{ waiting: number }>(
+            `select count(*)::int as waiting from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock' and query ilike '%mix%'`,
+          )
+          .then((result) => result.rows[0]?.waiting ?? 0);
+      expect(await eventually(blockedPublish, (waiting) => waiting > 0)).toBe(1);
+
+      await current.server.crash();
+      expect(await interrupted).toBeInstanceOf(Error);
+      // The dead server's session wakes up to find its client gone, and rolls back.
+      await holder.query('rollback');
+      await holder.end();
+      await current.crashAndRestart();
+
+      const stateOfMix = async () =>
+        (
+          await current.db.query<{ status: string; expires_at: Date | null; entitlements: number }>(
+            `select status, expires_at, (select count(*)::int from entitlement where mix_id = mix.id) as entitlements from mix where id = $1`,
+            [mix._id],
+          )
+        ).rows[0];
+      expect(await stateOfMix()).toEqual({ status: 'draft', expires_at: null, entitlements: 0 });
+
+      const retried = await publish(current.server);
+      expect(retried.status, await retried.text()).toBe(200);
+      const published = await stateOfMix();
+      expect(published).toMatchObject({ status: 'published', entitlements: 1 });
+      expect(published?.expires_at).toBeInstanceOf(Date);
+      expect((await publish(current.server)).status).toBe(409);
+      expect(await unreferencedMediaFiles(current)).toEqual([]);
+    },
+    TEST_TIMEOUT_MS,
+  );
+});

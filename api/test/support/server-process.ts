@@ -1,0 +1,101 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const API_DIR = join(import.meta.dirname, '..', '..');
+
+export interface LogRecord {
+  pid: number;
+  level: number;
+  msg: string;
+}
+
+/** The real server (`src/main.ts`) in a child process of its own, listening on a free port. */
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  port: number;
+  /** Every JSON log record it printed so far. */
+  records: LogRecord[];
+  /** SIGKILL, as a crash or the OOM killer would: no shutdown hook runs. Resolves once the process is gone. */
+  crash(): Promise<void>;
+  /** SIGTERM, the orderly stop. */
+  stop(): Promise<void>;
+}
+
+export interface ServerProcessOptions {
+  databaseUrl: string;
+  dataDir: string;
+  env?: Record<string, string>;
+}
+
+/** Every server this test file started that may still run: a test that times out must not leave one behind. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/** Kills whatever server a failed or timed-out test left running. */
+export async function killServerProcesses(): Promise<void> {
+  await Promise.all([...running].map((child) => ended(child, 'SIGKILL')));
+}
+
+async function ended(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exit = once(child, 'exit');
+  child.kill(signal);
+  await exit;
+}
+
+/**
+ * Starts the server on DATABASE_URL (never the embedded PostgreSQL: its postgres child would outlive a SIGKILLed Node)
+ * and DATA_DIR, and resolves once it logs that it is ready.
+ */
+export async function startServerProcess({ databaseUrl, dataDir, env = {} }: ServerProcessOptions): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: API_DIR,
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      WEB_CONCURRENCY: '1',
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DEMO: '0',
+      REDIS_URL: '',
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  const records: LogRecord[] = [];
+  let url = '';
+  try {
+    await new Promise<void>((resolve, reject) => {
+      child.once('exit', (code, signal) => reject(new Error(`mixcrate exited (${signal ?? code}) before it was ready`)));
+      createInterface({ input: child.stdout ?? process.stdin }).on('line', (line) => {
+        if (!line.startsWith('{')) return;
+        const record = JSON.parse(line) as LogRecord;
+        records.push(record);
+        const listening = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(record.msg);
+        if (listening?.[1]) url = listening[1];
+        if (record.msg === 'mixcrate is ready') resolve();
+      });
+    });
+  } catch (error) {
+    await ended(child, 'SIGKILL');
+    throw error;
+  }
+  return {
+    child,
+    url,
+    port: Number(new URL(url).port),
+    records,
+    crash: () => ended(child, 'SIGKILL'),
+    stop: () => ended(child, 'SIGTERM'),
+  };
+}
