@@ -30,7 +30,7 @@ const PAGE_POLICY = [
   "script-src-attr 'none'",
   "style-src 'self' 'unsafe-inline'",
 ];
-const MEDIA_POLICY = "default-src 'none';frame-ancestors 'none';sandbox";
+const MEDIA_POLICY = "default-src 'none';media-src 'self';style-src 'unsafe-inline';frame-ancestors 'none'";
 
 type Headers = Record<string, string | string[] | number | undefined>;
 const headersOf = (response: Response): Headers => Object.fromEntries(response.headers.entries());

@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { solidImage } from '../../api/test/support/images';
 import { launchBrowser } from './support/browser';
-import { type Member, type PublishedMix, publishMix, signUpMember } from './support/world';
+import { graphql, type Member, type PublishedMix, publishMix, signUpMember } from './support/world';
 
 const baseUrl = inject('baseUrl');
 
@@ -103,5 +103,20 @@ describe('the web app under its Content-Security-Policy', () => {
     const saved = page.waitForResponse((response) => response.url().endsWith('/api/user/update-user'));
     await page.getByRole('button', { name: 'Save' }).click();
     expect((await saved).status()).toBe(200);
+  });
+
+  it('a cover and a mix opened on their own, under the media policy, show and play', async () => {
+    const page = await watchedPage();
+    const { mix: files } = await graphql<{ mix: { coverUrl: string; audioUrl: string } }>(
+      baseUrl,
+      null,
+      'query($id: ID!) { mix(id: $id) { coverUrl audioUrl } }',
+      { id: mix.id },
+    );
+    const cover = await page.goto(`${baseUrl}${files.coverUrl}`);
+    expect((await cover?.allHeaders())?.['content-security-policy']).toContain("default-src 'none'");
+    expect(await page.evaluate(() => document.images[0]?.naturalWidth)).toBe(400);
+    await page.goto(`${baseUrl}${files.audioUrl}`);
+    await page.waitForFunction(() => (document.querySelector('video')?.duration ?? 0) > 30);
   });
 });

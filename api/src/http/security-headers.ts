@@ -72,7 +72,12 @@ export function securityHeaderOptions(config: Config): FastifyHelmetOptions {
 export function mediaSecurityHeaders(config: Config): [name: string, value: string][] {
   const options: HelmetOptions = {
     ...everyAnswer(config),
-    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], sandbox: [] } },
+    contentSecurityPolicy: {
+      useDefaults: false,
+      // What a file opened on its own needs: the browser's player plays the file itself, and the browser's inline
+      // styles lay out the image or the player. No sandbox: it would make the player's own request cross-origin.
+      directives: { defaultSrc: ["'none'"], mediaSrc: ["'self'"], styleSrc: ["'unsafe-inline'"], frameAncestors: ["'none'"] },
+    },
     crossOriginResourcePolicy: { policy: 'cross-origin' },
     crossOriginOpenerPolicy: false,
     originAgentCluster: false,
