@@ -43,9 +43,9 @@ export const MIN_SCORE = 1.6;
  * Retrieval budgets: postings read per row (the rarest typed words first, until this many), tracks kept per row after
  * counting matched rare words, and tracks per row handed to the scorer after counting all typed words.
  */
-const POSTING_BUDGET = 4000;
-const FIRST_CUT = 100;
-const SECOND_CUT = 20;
+const POSTING_BUDGET = 800;
+const FIRST_CUT = 60;
+const SECOND_CUT = 12;
 /** Typed words per row that look for candidates (more say nothing new; hostile rows carry hundreds). */
 const WORDS_PER_ROW = 12;
 
@@ -114,24 +114,30 @@ export class CatalogueService {
     });
     const answers: CatalogueTrack[][] = rows.map(() => []);
     if (toks.length === 0) return answers;
+    // The lateral subqueries' LIMIT / OFFSET keep each one an index probe per outer row: the planner cannot guess how
+    // few rows the JSON parameters hold, and would otherwise join whole tables.
     const found = await this.em().execute<(TrackRow & { row: number })[]>(
       `with q as (select key, tok from jsonb_to_recordset(?::jsonb) as q(key text, tok int)),
             toks as (select "row", tok from jsonb_to_recordset(?::jsonb) as t("row" int, tok int)),
-            cand as (select distinct q.tok, k.word_id from q join catalogue_word_key k on k.key = q.key),
+            cand as (
+              select distinct q.tok, k.word_id
+                from q cross join lateral (select word_id from catalogue_word_key k where k.key = q.key offset 0) k),
             tokstat as (
               select c.tok, t."row", array_agg(c.word_id) as words, sum(w.df) as df
-                from cand c join catalogue_word w on w.id = c.word_id join toks t on t.tok = c.tok
-               where w.df > 0
+                from cand c
+                join toks t on t.tok = c.tok
+                cross join lateral (select df from catalogue_word w where w.id = c.word_id and w.df > 0 limit 1) w
                group by c.tok, t."row"),
             chosen as (
               select * from (
                 select s.*, coalesce(sum(s.df) over (partition by s."row" order by s.df, s.tok
                                                      rows between unbounded preceding and 1 preceding), 0) as before
                   from tokstat s) x
-               where before < ?),
+               where before = 0 or before + df <= ?),
             hits as (
-              select c."row", p.track_no, count(distinct c.tok) as n
-                from chosen c join catalogue_posting p on p.word_id = any(c.words)
+              select c."row", p.track_no, count(*) as n
+                from chosen c cross join lateral (
+                  select track_no from catalogue_posting p where p.word_id = any(c.words) offset 0) p
                group by c."row", p.track_no),
             first_cut as (
               select "row", track_no from (
@@ -147,13 +153,13 @@ export class CatalogueService {
                 from first_cut f
                 join rowcodes rc on rc."row" = f."row"
                 cross join lateral (
-                  select id, popularity, search_words from track where search_no = f.track_no and not is_manual) t),
+                  select id, popularity, search_words from track where search_no = f.track_no and not is_manual limit 1) t),
             second_cut as (
               select "row", id from (
                 select s.*, row_number() over (partition by s."row" order by s.matched desc, s.popularity desc, s.id) as rank
                   from scored s) x
                where rank <= ?)
-       select b."row", ${TRACK_COLUMNS} from second_cut b join track t on t.id = b.id`,
+       select b."row", ${TRACK_COLUMNS} from second_cut b cross join lateral (select * from track where id = b.id limit 1) t`,
       [json(keys), json(toks), POSTING_BUDGET, FIRST_CUT, SECOND_CUT],
     );
     const byRow = new Map<number, { item: CatalogueTrack; text: TrackText; popularity: number }[]>();

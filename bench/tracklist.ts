@@ -1,0 +1,184 @@
+/**
+ * Tracklist lookup at 100,000 and at 1,000,000 catalogue tracks (generated, invented words with a Zipf-like spread,
+ * so common title words are common and artist names rare): p50/p95/p99 latency of CatalogueService.lookup for a
+ * 30-row tracklist of corrupted rows (typos, swapped words, versions written differently...), the import rate through
+ * the same streaming import `npm run catalogue:import` uses, and the size of the lookup index.
+ * Targets: p95 under 50 ms at 100,000 tracks and under 150 ms at 1,000,000.
+ */
+import { availableParallelism, loadavg } from 'node:os';
+import pino from 'pino';
+import { migrate, openOrm } from '../api/src/db/orm.js';
+import { Random } from '../api/src/demo-world/random.js';
+import { CatalogueService } from '../api/src/modules/tracks/catalogue/catalogue.service.js';
+import { importCatalogue } from '../api/src/modules/tracks/catalogue/import.js';
+import { corruptQueries } from '../api/src/modules/tracks/catalogue/query-corruptions.js';
+import { benchDatabase, out } from './support.js';
+
+const SIZES = (process.env.BENCH_TRACKLIST_SIZES ?? '100000,1000000').split(',').map(Number);
+const LOOKUPS = Number(process.env.BENCH_TRACKLIST_LOOKUPS ?? 200);
+const WARMUP = 20;
+const ROWS = 30;
+const TARGETS: Record<number, number> = { 100_000: 50, 1_000_000: 150 };
+
+const SYLLABLES = [
+  'ka', 'lo', 'mi', 'ne', 'ra', 'su', 'to', 'vi', 'da', 'el', 'on', 'ar', 'bri', 'cho', 'dre', 'fa', 'gu', 'ha', 'jo', 'ke',
+  'lu', 'ma', 'no', 'pe', 'qui', 'ri', 'sa', 'te', 'ul', 'va', 'wen', 'xi', 'yo', 'zu', 'an', 'be', 'ce', 'di', 'fo', 'gi',
+  'ho', 'in', 'ja', 'ki', 'le', 'mo', 'nu', 'or', 'pi', 're', 'si', 'tu', 'ur', 've', 'wi', 'ya', 'ze', 'sha', 'tra', 'ster',
+  'ban', 'cor', 'del', 'fin', 'gar', 'hel', 'lin', 'mar', 'nor', 'pol', 'ran', 'sol', 'tin', 'vel', 'zor', 'ash', 'ell', 'ott',
+];
+
+/** An invented word from its number (the same number, the same word). */
+function word(n: number, salt: number): string {
+  const random = new Random(n * 7919 + salt);
+  const length = 2 + (random.next() < 0.45 ? 1 : 0) + (random.next() < 0.1 ? 1 : 0);
+  let text = '';
+  for (let index = 0; index < length; index += 1) text += random.pick(SYLLABLES);
+  return text;
+}
+const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** Title words with a Zipf-like spread over 40,000 words: a few very common, most rare. */
+const TITLE_WORDS = 40_000;
+const cumulative = (() => {
+  const weights = new Float64Array(TITLE_WORDS);
+  let total = 0;
+  for (let index = 0; index < TITLE_WORDS; index += 1) {
+    total += 1 / (index + 1) ** 0.9;
+    weights[index] = total;
+  }
+  return weights.map((value) => value / total);
+})();
+function zipf(random: Random): number {
+  const target = random.next();
+  let low = 0;
+  let high = TITLE_WORDS - 1;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((cumulative[middle] as number) < target) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** Catalogue track `n` of the synthetic catalogue, as a JSON line. */
+function syntheticLine(n: number): string {
+  const random = new Random(n + 1_000_003);
+  const artistOf = (id: number) => `${capital(word(id % 5000, 1))} ${capital(word(id, 2))}`;
+  const artists = Math.max(1000, Math.floor(n / 6));
+  const main = artistOf(random.int(0, artists));
+  const creators = [{ id: null, name: main }];
+  if (random.chance(0.15)) creators.push({ id: null, name: artistOf(random.int(0, artists)) });
+  const words = Array.from({ length: random.pick([1, 2, 2, 2, 3, 3, 4]) }, () => capital(word(zipf(random), 3)));
+  const roll = random.next();
+  const suffix =
+    roll < 0.55 ? '' : roll < 0.7 ? ' (Extended Mix)' : roll < 0.75 ? ' (Radio Edit)' : ` (${artistOf(random.int(0, artists))} Remix)`;
+  return JSON.stringify({
+    source: 'bench',
+    external_id: String(n),
+    title: `${words.join(' ')}${suffix}`,
+    creators,
+    label: { id: null, name: `${capital(word(random.int(0, 3000), 4))} Records` },
+    release_date: `20${String(random.int(10, 25))}-0${random.int(1, 9)}-1${random.int(0, 9)}`,
+    buy: true,
+  });
+}
+
+async function* lines(from: number, to: number): AsyncGenerator<string> {
+  let chunk = '';
+  for (let n = from; n < to; n += 1) {
+    chunk += `${syntheticLine(n)}\n`;
+    if (chunk.length > 256 * 1024) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  if (chunk) yield chunk;
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+async function main(): Promise<void> {
+  const database = await benchDatabase();
+  const orm = await openOrm(database.url, pino({ level: 'silent' }));
+  out(`tracklist lookup bench (${availableParallelism()} cores, load ${loadavg()[0]?.toFixed(2)})`);
+  let failed = false;
+  try {
+    await migrate(orm);
+    const service = new CatalogueService(orm);
+    let loaded = 0;
+    for (const size of SIZES) {
+      const started = performance.now();
+      let lastPrint = 0;
+      const summary = await importCatalogue(service, lines(loaded, size), 'jsonl', {
+        batchSize: 2000,
+        onProgress: (progress) => {
+          if (performance.now() - lastPrint < 5000) return;
+          lastPrint = performance.now();
+          process.stderr.write(`  importing: ${(loaded + progress.rows).toLocaleString('en')} of ${size.toLocaleString('en')}\n`);
+        },
+      });
+      const seconds = (performance.now() - started) / 1000;
+      await service.vacuum();
+      loaded = size;
+      const index = await service.indexBytes();
+      out(`\n${size.toLocaleString('en')} tracks`);
+      out(
+        `  import: ${summary.rows.toLocaleString('en')} rows in ${seconds.toFixed(1)} s = ${Math.round(summary.rows / seconds).toLocaleString('en')} rows/s (created ${summary.created.toLocaleString('en')}, refused ${summary.refused})`,
+      );
+      out(
+        `  index: ${mb(index.total)} (${Object.entries(index.tables)
+          .map(([name, bytes]) => `${name} ${mb(bytes)}`)
+          .join(', ')})`,
+      );
+      const wanted = (LOOKUPS + WARMUP) * ROWS * 1.5;
+      const sample = await orm.em
+        .fork()
+        .execute<{ id: string; title: string; creators: { name: string }[] }[]>(
+          `select id, title, creators from track tablesample bernoulli (${Math.min(100, (100 * wanted) / size)}) repeatable (42)`,
+        );
+      const queries = corruptQueries(sample, (LOOKUPS + WARMUP) * ROWS, 7 + size);
+      const timings: number[] = [];
+      let first = 0;
+      let top5 = 0;
+      for (let lookup = 0; lookup < LOOKUPS + WARMUP && (lookup + 1) * ROWS <= queries.length; lookup += 1) {
+        const rows = queries.slice(lookup * ROWS, (lookup + 1) * ROWS);
+        const begun = performance.now();
+        const answers = await service.lookup(rows.map(({ artist, title }) => ({ artist, title })));
+        const ms = performance.now() - begun;
+        if (lookup < WARMUP) continue;
+        timings.push(ms);
+        rows.forEach((row, index) => {
+          const ids = (answers[index] ?? []).map((track) => track.id);
+          if (ids[0] === row.expected) first += 1;
+          if (ids.includes(row.expected)) top5 += 1;
+        });
+      }
+      timings.sort((a, b) => a - b);
+      // How busy the machine was: a fixed piece of PostgreSQL work (about 60 ms on an idle core of our machines).
+      const calibration: number[] = [];
+      for (let run = 0; run < 3; run += 1) {
+        const begun = performance.now();
+        await orm.em.fork().execute('select count(*) from generate_series(1, 1000000)');
+        calibration.push(performance.now() - begun);
+      }
+      out(`  machine: load ${loadavg()[0]?.toFixed(2)}, reference query ${Math.min(...calibration).toFixed(0)} ms (about 60 ms when idle)`);
+      const p95 = percentile(timings, 95);
+      const target = TARGETS[size];
+      out(
+        `  lookup of ${ROWS} rows (${timings.length} tracklists): p50 ${percentile(timings, 50).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, p99 ${percentile(timings, 99).toFixed(1)} ms${target ? ` (target p95 < ${target} ms: ${p95 < target ? 'met' : 'MISSED'})` : ''}`,
+      );
+      const rows = timings.length * ROWS;
+      out(`  right track first ${((100 * first) / rows).toFixed(1)}%, in the top 5 ${((100 * top5) / rows).toFixed(1)}% (synthetic catalogue)`);
+      if (target && p95 >= target) failed = true;
+    }
+  } finally {
+    await orm.close();
+    // BENCH_TRACKLIST_KEEP=1 leaves the database for a look at the plans.
+    if (process.env.BENCH_TRACKLIST_KEEP) out(`kept ${database.url}`);
+    else await database.close();
+  }
+  if (failed) process.exitCode = 1;
+}
+
+await main();
