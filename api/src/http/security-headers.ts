@@ -6,7 +6,7 @@ import helmet, { type HelmetOptions } from 'helmet';
 import type { Config } from '../config.js';
 
 /** Pages under this prefix (the embed player) may be framed by any site; everything else by none. */
-export const EMBEDDABLE_PREFIX = '/embed/';
+const EMBEDDABLE_PREFIX = '/embed/';
 
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
 
