@@ -218,3 +218,27 @@ describe('a request that stalls is cut, never held', () => {
     await capped.close();
   });
 });
+
+describe('numbers PostgreSQL cannot compute with', () => {
+  test('a subnormal coordinate is stored as 0 instead of underflowing earthdistance (REST and GraphQL)', async () => {
+    const headers = { 'x-auth-token': member.token };
+    const tiny = { latitude: 5e-324, longitude: -1e-320 };
+    expect(
+      (await t.app.inject({ method: 'PATCH', url: '/api/user/update-location', headers, payload: { location: tiny } })).statusCode,
+    ).toBe(200);
+    const feed = await t.app.inject({
+      method: 'POST',
+      url: '/api/mix/get-mixes-by-genre-and-distance',
+      headers,
+      payload: { from_point: tiny, search_radius: 100 },
+    });
+    expect(feed.statusCode, feed.body).toBe(200);
+    const graph = await gql(
+      t.app,
+      'query ($at: LocationInput) { feed(from: $at, radiusKm: 100) { totalCount } }',
+      { at: tiny },
+      member.token,
+    );
+    expect(graph.errors).toBeUndefined();
+  });
+});

@@ -5,11 +5,14 @@ import { bioSchema, displayNameSchema, userNameSchema } from '../../shared/valid
 
 /** The input schema of every users operation. */
 
+// Seven decimals are about a centimetre; rounding there also turns subnormal numbers (5e-324), on which PostgreSQL's
+// earthdistance underflows, into 0.
 const degrees = (name: string, limit: number) =>
   z
     .number({ error: `${name} must be a number` })
     .min(-limit, `${name} must be between -${limit} and ${limit}`)
-    .max(limit, `${name} must be between -${limit} and ${limit}`);
+    .max(limit, `${name} must be between -${limit} and ${limit}`)
+    .transform((value) => Math.round(value * 1e7) / 1e7 || 0);
 
 export const locationInput = z.object({ latitude: degrees('latitude', 90), longitude: degrees('longitude', 180) });
 export type Location = z.output<typeof locationInput>;
