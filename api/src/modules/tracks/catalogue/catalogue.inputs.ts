@@ -29,7 +29,9 @@ export interface LookupRow {
   title: string;
 }
 
-const textOf = (value: unknown) => (typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '');
+/** Text with its runs of white space (newlines, tabs) made one space; numbers as text; anything else empty. */
+const textOf = (value: unknown) =>
+  typeof value === 'string' ? value.replace(/\s+/g, ' ').trim() : typeof value === 'number' ? String(value) : '';
 
 /**
  * Reads the rows of a lookup: a list of 1 to 30 objects with `artist` and `title` (SPEC `tracks_array`; `name` is
