@@ -42,7 +42,7 @@ describe('the tracklist (update-mix, setTracklist)', () => {
       tracks: [
         { name: 'Whatever the uploader typed', artists: [{ name: 'Someone' }], uuid: known.id, is_manual: false, isSelected: true },
         { name: 'Typed over a known id', creators: 'Typist', uuid: known.id, is_manual: true },
-        { name: 'Unknown id', creators: ['B', 'C'], uuid: randomUUID() },
+        { name: 'Unknown id', creators: ['B', 'C'], uuid: randomUUID(), is_manual: true },
         { name: 'With label and cover', creators: 'D', label: 'Small Label', album: { cover: 'https://covers.example.com/d.jpg' } },
         { name: 'Artists only', artists: [{ name: 'E' }] },
       ],

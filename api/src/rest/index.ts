@@ -7,6 +7,7 @@ import { listenRoutes } from './listens.routes.js';
 import { mediaRoutes } from './media.routes.js';
 import { mixRoutes } from './mixes.routes.js';
 import { oembedRoutes } from './oembed.routes.js';
+import { trackRoutes } from './tracks.routes.js';
 import { userRoutes } from './users.routes.js';
 
 /** The /api adapter: the SPEC §7 paths and wire names over the same services GraphQL uses. */
@@ -20,5 +21,6 @@ export function registerRestRoutes(services: Services) {
     await app.register(followRoutes(services));
     await app.register(listenRoutes(services));
     await app.register(oembedRoutes(services));
+    await app.register(trackRoutes(services));
   };
 }

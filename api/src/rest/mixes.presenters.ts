@@ -13,9 +13,8 @@ export interface MixShown {
 
 const creatorsWire = (track: TrackView) => track.creators.map((creator) => ({ id: creator.id ?? null, name: creator.name }));
 
-/** SPEC §3 "Track in a mix". */
-export function mixTrackWire(entry: MixTrackView) {
-  const { track } = entry;
+/** SPEC §3 "Track in a mix" without its times: a catalogue track (a lookup's candidates, a track page). */
+export function trackWire(track: TrackView) {
   return {
     _id: track.id,
     track: track.id,
@@ -26,10 +25,13 @@ export function mixTrackWire(entry: MixTrackView) {
     buy: track.buy,
     // The SPEC's flag is present only for unreleased tracks.
     ...(track.newRelease ? { new_release: true } : {}),
-    start_time: entry.startTime,
-    end_time: entry.endTime,
     is_manual: track.isManual,
   };
+}
+
+/** SPEC §3 "Track in a mix". */
+export function mixTrackWire(entry: MixTrackView) {
+  return { ...trackWire(entry.track), start_time: entry.startTime, end_time: entry.endTime };
 }
 
 /** SPEC §3 "Saved track". */

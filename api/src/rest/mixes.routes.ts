@@ -16,16 +16,21 @@ function namesOf(value: unknown): string[] | undefined {
   return value.map((item) => (isRecord(item) ? item.name : item)).filter((name): name is string => typeof name === 'string');
 }
 
-/** SPEC §3 "Upload track entry" (creators, name, uuid, is_manual, artists, label, album.cover) onto the service's entry. */
+/**
+ * SPEC §3 "Upload track entry" (creators, name, uuid, is_manual, artists, label, album.cover) with "Track in a mix"'s
+ * start_time and end_time onto the service's entry; the chosen catalogue track is `uuid` (or `track`, its id).
+ */
 function tracklistEntryOf(raw: unknown): TracklistEntry {
   const entry = isRecord(raw) ? raw : {};
   return {
     title: entry.name ?? entry.title,
     creators: namesOf(entry.creators) ?? namesOf(entry.artists),
-    catalogueTrackId: entry.uuid,
+    catalogueTrackId: entry.uuid ?? entry.track,
     isManual: entry.is_manual,
     label: isRecord(entry.label) ? entry.label.name : entry.label,
     cover: isRecord(entry.album) ? entry.album.cover : undefined,
+    startTime: entry.start_time,
+    endTime: entry.end_time,
   };
 }
 

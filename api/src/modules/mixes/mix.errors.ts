@@ -9,6 +9,9 @@ export const MixErrors = {
   alreadyPublished: () => new ConflictError('This mix is already published'),
   noPoint: () => new InvalidInputError('To filter by distance, share your location or send from_point {latitude, longitude}'),
   radius: () => new InvalidInputError(`search_radius must be a number of km from 0 to ${FEED_MAX_RADIUS_KM.toLocaleString('en')}`),
+  unknownTrack: (position: number) => new InvalidInputError(mixInputMessages.unknownTrack(position)),
+  pastTheEnd: (position: number, durationSeconds: number) =>
+    new InvalidInputError(`Track ${position}: its times must be inside the mix, which lasts ${Math.floor(durationSeconds)} seconds`),
   tracklistFirst: () => new InvalidInputError(`Add ${TRACKLIST_MIN} to ${TRACKLIST_MAX} tracks before publishing`),
   invalidCode: () => new InvalidInputError('Invalid code: Please try again or email us for a BETA code'),
   paymentRequired: () => new PaymentRequiredError('Publishing needs a payment or a BETA code'),
@@ -21,5 +24,10 @@ export const mixInputMessages = {
   tracklistShape: `tracks must be a list of ${TRACKLIST_MIN} to ${TRACKLIST_MAX} track entries`,
   missingFields: (position: number) => `Missing: Empty fields (track ${position} needs an artist and a title)`,
   coverUrl: 'A track cover must be an http(s) URL',
+  unknownTrack: (position: number) => `Track ${position}: no such catalogue track; choose one of the options or add it as a manual track`,
+  startTime: (position: number) => `Track ${position}: the start time must be a number of seconds from 0`,
+  endTime: (position: number) => `Track ${position}: the end time must be a number of seconds from 0`,
+  endBeforeStart: (position: number) => `Track ${position}: the end time must come after the start time`,
+  startsGoBack: (position: number) => `Track ${position} starts before the track above it: start times must not go back`,
   code: 'code must be text',
 } as const;

@@ -9,6 +9,8 @@ import { mixInputMessages as messages } from './mix.errors.js';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 50;
+/** The latest time into a mix a tracklist entry may name when the mix's duration is unknown (two days). */
+export const TRACK_TIME_MAX_SECONDS = 2 * 24 * 60 * 60;
 
 export const mixIdInput = idOrNull;
 
@@ -47,13 +49,22 @@ const tracklistEntry = (position: number) => {
     isManual: z.boolean().nullish(),
     label: text(200).nullish(),
     cover: coverUrl.nullish(),
+    startTime: seconds(messages.startTime(position)),
+    endTime: seconds(messages.endTime(position)),
   });
 };
+
+/** Seconds into a mix: a finite number from 0 (at most two days: no mix is longer), or none. */
+const seconds = (message: string) => z.number({ error: message }).min(0, message).max(TRACK_TIME_MAX_SECONDS, message).nullish();
 
 /** One entry of a tracklist as the uploader sends it (each skin maps its own wire names onto this). */
 export type TracklistEntry = RawInput<ReturnType<typeof tracklistEntry>>;
 
-/** 5 to 30 entries, in order; an entry names a catalogue track unless it is manual or names none. */
+/**
+ * 5 to 30 entries, in order; an entry names a catalogue track unless it is manual or names none. Start and end times,
+ * where given, are in order: an entry ends after it starts, and no entry starts before an earlier one (the mix's
+ * duration is the command's to check).
+ */
 export const tracklistInput = z
   .array(z.unknown(), { error: messages.tracklistShape })
   .superRefine((entries, ctx) => {
@@ -68,9 +79,32 @@ export const tracklistInput = z
         return z.NEVER;
       }
       const { catalogueTrackId, isManual } = entry.data;
-      return { ...entry.data, catalogueTrackId: !isManual && isUuid(catalogueTrackId) ? catalogueTrackId : null };
+      const named = !isManual && catalogueTrackId !== undefined && catalogueTrackId !== null && catalogueTrackId !== '';
+      // An id that is no UUID names no track of ours (the command answers unknown UUIDs the same way).
+      if (named && !isUuid(catalogueTrackId)) {
+        ctx.addIssue({ code: 'custom', message: messages.unknownTrack(index + 1) });
+        return z.NEVER;
+      }
+      return {
+        ...entry.data,
+        startTime: entry.data.startTime ?? null,
+        endTime: entry.data.endTime ?? null,
+        catalogueTrackId: named ? (catalogueTrackId as string) : null,
+      };
     }),
-  );
+  )
+  .superRefine((entries, ctx) => {
+    let previousStart: number | null = null;
+    entries.forEach((entry, index) => {
+      if (entry.startTime !== null && entry.endTime !== null && entry.endTime <= entry.startTime)
+        ctx.addIssue({ code: 'custom', message: messages.endBeforeStart(index + 1) });
+      if (entry.startTime !== null) {
+        if (previousStart !== null && entry.startTime < previousStart)
+          ctx.addIssue({ code: 'custom', message: messages.startsGoBack(index + 1) });
+        previousStart = entry.startTime;
+      }
+    });
+  });
 export type Tracklist = z.output<typeof tracklistInput>;
 
 export const publishInput = z.object({

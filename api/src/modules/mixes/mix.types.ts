@@ -126,4 +126,11 @@ export class TracklistEntryInput {
   @Field(() => Boolean, { nullable: true, description: 'Typed by hand: always becomes a manual track.' }) isManual?: boolean | null;
   @Field(() => String, { nullable: true }) label?: string | null;
   @Field(() => String, { nullable: true, description: 'An http(s) URL of the release cover.' }) coverUrl?: string | null;
+  @Field(() => Float, {
+    nullable: true,
+    description: 'Seconds into the mix where the track starts: inside the mix, and no earlier than the entry above.',
+  })
+  startTime?: number | null;
+  @Field(() => Float, { nullable: true, description: 'Seconds into the mix where the track ends: after its start, inside the mix.' })
+  endTime?: number | null;
 }

@@ -1,5 +1,6 @@
-import { Field, ID, ObjectType } from 'type-graphql';
-import type { TrackView } from './tracks.service.js';
+import { Field, ID, InputType, ObjectType } from 'type-graphql';
+import { PageInfoObject } from '../../graphql/connection.js';
+import type { TrackPage, TrackView } from './tracks.service.js';
 
 @ObjectType('Creator', { simpleResolvers: true, description: 'An artist credited on a track.' })
 export class CreatorObject {
@@ -39,4 +40,32 @@ export class TrackObject {
       newRelease: track.newRelease,
     });
   }
+}
+
+@ObjectType('TrackEdge', { simpleResolvers: true })
+export class TrackEdgeObject {
+  @Field(() => String) cursor!: string;
+  @Field(() => TrackObject) node!: TrackObject;
+}
+
+@ObjectType('TrackConnection', { simpleResolvers: true, description: 'Catalogue tracks in catalogue order.' })
+export class TrackConnectionObject {
+  @Field(() => [TrackEdgeObject]) edges!: TrackEdgeObject[];
+  @Field(() => [TrackObject]) nodes!: TrackObject[];
+  @Field(() => PageInfoObject) pageInfo!: PageInfoObject;
+
+  static from(page: TrackPage): TrackConnectionObject {
+    const edges = page.items.map((item) => ({ cursor: item.cursor, node: TrackObject.from(item.track) }));
+    return Object.assign(new TrackConnectionObject(), {
+      edges,
+      nodes: edges.map((edge) => edge.node),
+      pageInfo: { hasNextPage: page.hasNextPage, endCursor: edges.at(-1)?.cursor ?? null },
+    });
+  }
+}
+
+@InputType('TrackLookupRowInput', { description: 'A tracklist row as the uploader typed it (SPEC §5: both fields are needed).' })
+export class TrackLookupRowInput {
+  @Field(() => String) artist!: string;
+  @Field(() => String) title!: string;
 }

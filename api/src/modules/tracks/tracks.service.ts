@@ -1,8 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
+import { encodeCursor } from '../../shared/cursor.js';
 import { parseInput } from '../../shared/inputs.js';
+import { type MixPageRequest, parseMixPage } from '../mixes/mix.inputs.js';
+import { VISIBLE_MIX_SQL } from '../mixes/mix.policy.js';
+import type { MixListItem } from '../mixes/mix.views.js';
+import { countOfMixes, filterOf, pageOfMixes } from '../mixes/mix-pages.js';
+import { CatalogueService } from './catalogue/catalogue.service.js';
+import { FEATURING, GENERIC_VERSION, VERSION_KINDS, words } from './catalogue/normalise.js';
 import type { ITrack } from './track.entity.js';
-import { tracklistLimitInput } from './track.inputs.js';
+import { TrackErrors } from './track.errors.js';
+import { trackIdInput, tracklistLimitInput, trackSearchInput } from './track.inputs.js';
 
 /** A catalogue track as lists show it (plain data: lists of hundreds of tracks skip entity hydration). */
 export type TrackView = Pick<ITrack, 'id' | 'title' | 'creators' | 'label' | 'cover' | 'isManual' | 'buy' | 'newRelease'>;
@@ -40,9 +48,30 @@ export const trackView = (row: TrackRow): TrackView => ({
   newRelease: row.new_release,
 });
 
-/** The track catalogue and the tracklists of mixes. */
+/** A page of catalogue tracks, in catalogue order. */
+export interface TrackPage {
+  items: { track: TrackView; cursor: string }[];
+  hasNextPage: boolean;
+}
+
+/** A page of the mixes that play a track: each mix with where the track starts in it, when known. */
+export interface TrackMixPage {
+  items: (MixListItem & { startTime: number | null })[];
+  totalCount: Promise<number>;
+  hasNextPage: boolean;
+}
+
+/** Words a search looks for: the catalogue's words (words that only say "a version" or "featuring" are in no index). */
+const searchTerms = (search: string) =>
+  [...new Set(words(search))].filter((word) => !GENERIC_VERSION.has(word) && !VERSION_KINDS.has(word) && !FEATURING.has(word));
+
+/** The track catalogue (browsing, lookups of typed tracklists) and the tracklists of mixes. */
 export class TracksService {
-  constructor(private readonly orm: Orm) {}
+  private readonly catalogue: CatalogueService;
+
+  constructor(private readonly orm: Orm) {
+    this.catalogue = new CatalogueService(orm);
+  }
 
   private em(): EntityManager {
     return this.orm.em.fork() as EntityManager;
@@ -69,5 +98,85 @@ export class TracksService {
       byMix.get(row.mix_id)?.push({ position: row.position, startTime: row.start_time, endTime: row.end_time, track: trackView(row) });
     }
     return byMix;
+  }
+
+  /**
+   * Candidates for each typed row (SPEC `tracks_array`: artist and title), in row order: up to 5 catalogue tracks
+   * each, best first; an empty list means "No options found". A row missing either is a 400 'Missing: Empty fields'.
+   */
+  lookup(rows: unknown): Promise<TrackView[][]> {
+    return this.catalogue.lookup(rows);
+  }
+
+  /** One track (catalogue or manual); 404 when there is none. */
+  async byId(rawId: unknown): Promise<TrackView> {
+    const id = parseInput(trackIdInput, rawId);
+    if (!id) throw TrackErrors.notFound();
+    const [row] = await this.em().execute<TrackRow[]>(`select ${TRACK_COLUMNS} from track t where t.id = ?`, [id]);
+    if (!row) throw TrackErrors.notFound();
+    return trackView(row);
+  }
+
+  /**
+   * Catalogue tracks (never manual ones) in catalogue order, those holding every word of `search` when given (words as
+   * the lookup index folds them: case, accents and punctuation aside), read through the lookup index's postings.
+   */
+  async search(rawSearch: unknown, page: { first?: unknown; after?: unknown }): Promise<TrackPage> {
+    const input = parseInput(trackSearchInput, {
+      search: rawSearch ?? undefined,
+      first: page.first ?? undefined,
+      after: page.after ?? undefined,
+    });
+    const terms = input.search === null ? [] : searchTerms(input.search);
+    if (input.search !== null && terms.length === 0) return { items: [], hasNextPage: false };
+    const params: unknown[] = [];
+    let matching = '';
+    if (terms.length > 0) {
+      matching = `and t.search_no in (
+        select p.track_no from catalogue_word w join catalogue_posting p on p.word_id = w.id
+         where w.word in (select jsonb_array_elements_text(?::jsonb)) group by p.track_no having count(*) = ?)`;
+      params.push(JSON.stringify(terms), terms.length);
+    }
+    if (input.after !== null) params.push(input.after);
+    params.push(input.first + 1);
+    const rows = await this.em().execute<(TrackRow & { search_no: number })[]>(
+      `select ${TRACK_COLUMNS}, t.search_no from track t
+        where not t.is_manual ${matching} ${input.after !== null ? 'and t.search_no > ?' : ''}
+        order by t.search_no limit ?`,
+      params,
+    );
+    return {
+      items: rows.slice(0, input.first).map((row) => ({ track: trackView(row), cursor: encodeCursor([String(row.search_no)]) })),
+      hasNextPage: rows.length > input.first,
+    };
+  }
+
+  /**
+   * The mixes whose tracklist holds the track, newest published first, as anyone may see them (VISIBLE_MIX_SQL), each
+   * with the start time of the track's first entry in it; found through mix_track's index on track_id. 404 when there
+   * is no such track.
+   */
+  async mixesOf(rawTrackId: unknown, page: MixPageRequest, viewerId: string | null): Promise<TrackMixPage> {
+    const track = await this.byId(rawTrackId);
+    const paging = parseMixPage(page);
+    const em = this.em();
+    const filter = filterOf({
+      conditions: [VISIBLE_MIX_SQL, 'id in (select mix_id from mix_track where track_id = :track)'],
+      params: { track: track.id },
+    });
+    const mixes = await pageOfMixes(em, { filter, distanceFrom: null, paging, viewerId }, countOfMixes(em, filter));
+    const ids = mixes.items.map((item) => item.mix.id);
+    const starts = new Map(
+      ids.length === 0
+        ? []
+        : (
+            await em.execute<{ mix_id: string; start_time: number | null }[]>(
+              `select distinct on (mix_id) mix_id, start_time from mix_track
+                where track_id = ? and mix_id in (?) order by mix_id, position`,
+              [track.id, ids],
+            )
+          ).map((row) => [row.mix_id, row.start_time] as const),
+    );
+    return { ...mixes, items: mixes.items.map((item) => ({ ...item, startTime: starts.get(item.mix.id) ?? null })) };
   }
 }

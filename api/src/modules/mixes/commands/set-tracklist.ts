@@ -3,6 +3,7 @@ import type { Orm } from '../../../db/orm.js';
 import { parseInput } from '../../../shared/inputs.js';
 import { type ITrack, Track } from '../../tracks/track.entity.js';
 import type { MixTrackView } from '../../tracks/tracks.service.js';
+import { MixErrors } from '../mix.errors.js';
 import { mixIdInput, tracklistInput } from '../mix.inputs.js';
 import { MixTrack } from '../mix-track.entity.js';
 import { lockOwnMix } from './own-mix.js';
@@ -14,8 +15,11 @@ export interface SetTracklist {
 }
 
 /**
- * Replaces the tracklist of the caller's mix, keeping the order given. Entries naming an existing catalogue track
- * use it; every other entry becomes a manual catalogue track. Nothing changes unless every entry is valid.
+ * Replaces the tracklist of the caller's mix, keeping the order given. An entry names the catalogue track chosen for
+ * it (an unknown one is a 400), or is manual (it names none, or says so): it becomes a manual catalogue track. Start
+ * and end times are in order (see tracklistInput) and inside the mix when its duration is known. Choosing a track
+ * raises its popularity (the database's trigger on mix_track counts each entry). Nothing changes unless every entry
+ * is valid.
  */
 export async function setTracklist(orm: Orm, command: SetTracklist): Promise<MixTrackView[]> {
   const mixId = parseInput(mixIdInput, command.mixId);
@@ -23,10 +27,19 @@ export async function setTracklist(orm: Orm, command: SetTracklist): Promise<Mix
   return orm.em.fork().transactional(async (txEm) => {
     const em = txEm as EntityManager;
     const mix = await lockOwnMix(em, command.viewerId, mixId);
-    const named = entries.flatMap((entry) => (entry.catalogueTrackId ? [entry.catalogueTrackId] : []));
+    const duration = mix.durationSeconds;
+    if (duration != null) {
+      entries.forEach((entry, index) => {
+        if ((entry.startTime ?? 0) > duration || (entry.endTime ?? 0) > duration) throw MixErrors.pastTheEnd(index + 1, duration);
+      });
+    }
+    const named = [...new Set(entries.flatMap((entry) => (entry.catalogueTrackId ? [entry.catalogueTrackId] : [])))];
     const catalogue = new Map(
       (named.length > 0 ? await em.find(Track, { id: { $in: named } }) : []).map((track) => [track.id, track] as const),
     );
+    entries.forEach((entry, index) => {
+      if (entry.catalogueTrackId && !catalogue.has(entry.catalogueTrackId)) throw MixErrors.unknownTrack(index + 1);
+    });
     await em.nativeDelete(MixTrack, { mix: mix.id });
     const tracklist = entries.map((entry, index): MixTrackView => {
       const track: ITrack =
@@ -38,8 +51,9 @@ export async function setTracklist(orm: Orm, command: SetTracklist): Promise<Mix
           cover: entry.cover ?? null,
           isManual: true,
         });
-      em.create(MixTrack, { mix, track, position: index + 1 });
-      return { position: index + 1, startTime: null, endTime: null, track };
+      const { startTime, endTime } = entry;
+      em.create(MixTrack, { mix, track, position: index + 1, startTime, endTime });
+      return { position: index + 1, startTime, endTime, track };
     });
     await em.flush();
     return tracklist;

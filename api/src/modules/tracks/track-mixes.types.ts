@@ -1,0 +1,36 @@
+import { Field, Float, Int, ObjectType } from 'type-graphql';
+import { PageInfoObject } from '../../graphql/connection.js';
+import type { Services } from '../../services.js';
+import { MixObject } from '../mixes/mix.types.js';
+import type { TrackMixPage } from './tracks.service.js';
+
+@ObjectType('TrackMixEdge', { simpleResolvers: true, description: 'A published mix that plays the track.' })
+export class TrackMixEdgeObject {
+  @Field(() => String) cursor!: string;
+  @Field(() => MixObject) node!: MixObject;
+  @Field(() => Float, { nullable: true, description: 'Seconds into the mix where the track starts; null when unknown.' })
+  startTime!: number | null;
+}
+
+@ObjectType('TrackMixConnection', {
+  simpleResolvers: true,
+  description: 'The published mixes whose tracklist holds a track, newest first.',
+})
+export class TrackMixConnectionObject {
+  @Field(() => [TrackMixEdgeObject]) edges!: TrackMixEdgeObject[];
+  @Field(() => PageInfoObject) pageInfo!: PageInfoObject;
+  @Field(() => Int, { description: 'How many mixes play the track, across all pages.' }) totalCount!: Promise<number>;
+
+  static from(services: Services, page: TrackMixPage, viewerId: string | null): TrackMixConnectionObject {
+    const edges = page.items.map((item) => ({
+      cursor: item.cursor,
+      node: MixObject.from(services, item.mix, { distanceKm: item.distanceKm, viewerId }),
+      startTime: item.startTime,
+    }));
+    return Object.assign(new TrackMixConnectionObject(), {
+      edges,
+      pageInfo: { hasNextPage: page.hasNextPage, endCursor: edges.at(-1)?.cursor ?? null },
+      totalCount: page.totalCount,
+    });
+  }
+}

@@ -1,0 +1,64 @@
+import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLContext } from '../../graphql/context.js';
+import { NotFoundError } from '../../shared/errors.js';
+import { requireViewer } from '../auth/auth.policy.js';
+import { DEFAULT_PAGE_SIZE } from '../mixes/mix.inputs.js';
+import { TRACKS_DEFAULT_PAGE_SIZE } from './track.inputs.js';
+import { TrackConnectionObject, TrackLookupRowInput, TrackObject } from './track.types.js';
+import { TrackMixConnectionObject } from './track-mixes.types.js';
+
+/** The public catalogue: browsing, one track, where a track is played, and the upload's lookup of typed rows. */
+@Resolver(() => TrackObject)
+export class TracksResolver {
+  @Query(() => TrackConnectionObject, {
+    description:
+      'Catalogue tracks (typed-by-hand ones aside) in catalogue order; with `search`, those holding every word of it ' +
+      '(case, accents and punctuation aside). No sign-in needed.',
+  })
+  async tracks(
+    @Ctx() ctx: GraphQLContext,
+    @Arg('search', () => String, { nullable: true }) search: string | null,
+    @Arg('first', () => Int, { defaultValue: TRACKS_DEFAULT_PAGE_SIZE }) first: number,
+    @Arg('after', () => String, { nullable: true }) after: string | null,
+  ): Promise<TrackConnectionObject> {
+    return TrackConnectionObject.from(await ctx.services.tracks.search(search, { first, after }));
+  }
+
+  @Query(() => TrackObject, { nullable: true, description: 'A track (catalogue or typed by hand); null when there is none.' })
+  async track(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<TrackObject | null> {
+    try {
+      return TrackObject.from(await ctx.services.tracks.byId(id));
+    } catch (error) {
+      if (error instanceof NotFoundError) return null;
+      throw error;
+    }
+  }
+
+  @Query(() => [[TrackObject]], {
+    description:
+      'The upload’s track lookup (REST: POST /api/track/acquire-track-information; members only): for each typed row (1 to 30, each ' +
+      'with artist and title), up to 5 catalogue tracks, best first, in row order; an empty list means no options found.',
+  })
+  async lookupTracks(
+    @Arg('tracks', () => [TrackLookupRowInput]) tracks: TrackLookupRowInput[],
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<TrackObject[][]> {
+    requireViewer(ctx.viewer);
+    const candidates = await ctx.services.tracks.lookup(tracks);
+    return candidates.map((row) => row.map(TrackObject.from));
+  }
+
+  @FieldResolver(() => TrackMixConnectionObject, {
+    description: 'The published mixes whose tracklist holds this track, newest first, each with where it starts.',
+  })
+  async mixes(
+    @Root() track: TrackObject,
+    @Ctx() ctx: GraphQLContext,
+    @Arg('first', () => Int, { defaultValue: DEFAULT_PAGE_SIZE }) first: number,
+    @Arg('after', () => String, { nullable: true }) after: string | null,
+  ): Promise<TrackMixConnectionObject> {
+    const viewerId = ctx.viewer?.id ?? null;
+    const page = await ctx.services.tracks.mixesOf(track.id, { first, after }, viewerId);
+    return TrackMixConnectionObject.from(ctx.services, page, viewerId);
+  }
+}
