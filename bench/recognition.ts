@@ -8,9 +8,9 @@
  * from the real hashes' per-field statistics). When Olaf is built in /tmp/Olaf (`make compile_core`), it runs on the
  * same mixes (its streaming query mode) and gets a row per condition too.
  *
- * Environment: BENCH_RECOGNITION_MINUTES (per mix, 20), BENCH_RECOGNITION_MIXES (per condition, 2),
+ * Environment: BENCH_RECOGNITION_MINUTES (per mix, 15), BENCH_RECOGNITION_MIXES (per condition, 2),
  * BENCH_RECOGNITION_CONDITIONS (comma-separated row numbers, all), BENCH_RECOGNITION_SCALING (0 skips the catalogue
- * growth), BENCH_RECOGNITION_LONG_MINUTES (a long mix for memory, 90; 0 skips).
+ * growth), BENCH_RECOGNITION_LONG_MINUTES (a long mix for memory, 60; 0 skips).
  */
 import { spawnSync } from 'node:child_process';
 import { createReadStream, existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -43,11 +43,11 @@ import {
 const SEED = 2016;
 const KNOWN = 60;
 const UNKNOWN = 15;
-const MINUTES = Number(process.env.BENCH_RECOGNITION_MINUTES ?? 20);
+const MINUTES = Number(process.env.BENCH_RECOGNITION_MINUTES ?? 15);
 const MIXES = Number(process.env.BENCH_RECOGNITION_MIXES ?? 2);
 const ROWS = process.env.BENCH_RECOGNITION_CONDITIONS?.split(',').map(Number) ?? CONDITIONS.map((_, i) => i);
 const SCALING = process.env.BENCH_RECOGNITION_SCALING !== '0';
-const LONG_MINUTES = Number(process.env.BENCH_RECOGNITION_LONG_MINUTES ?? 90);
+const LONG_MINUTES = Number(process.env.BENCH_RECOGNITION_LONG_MINUTES ?? 60);
 const CACHE = join(tmpdir(), 'mixcrate-recognition-bench');
 const OLAF = '/tmp/Olaf/bin/olaf_core';
 const MB = 1024 * 1024;

@@ -40,12 +40,12 @@ export class IndexBuilder {
     this.count += n;
   }
 
-  /** One stored row, as read back from the database. */
+  /** One stored row, as read back from the database (`data` signed or unsigned: the same 32 bits). */
   addRow(hash: number, track: number, data: number) {
     this.reserve(1);
     this.hashes[this.count] = hash;
     this.tracks[this.count] = track;
-    this.data[this.count] = data;
+    this.data[this.count] = data >>> 0;
     this.count += 1;
   }
 

@@ -26,8 +26,6 @@ const HIGH_BIN = Math.floor(3600 / BIN_HZ);
 const BAND_EDGES_HZ = [130, 280, 600, 1300, 3600];
 /** Frames per block of peak selection (about half a second). */
 const BLOCK_FRAMES = 32;
-/** A peak is the largest value within this many frames before and after it... */
-const PEAK_FRAMES = 5;
 const MIN_POWER = 1e-3;
 
 /** Quad geometry, in frames and semitones. */
@@ -51,17 +49,23 @@ export type Mode = 'reference' | 'query';
 export interface ExtractorSettings {
   /** Peaks kept per band per block. */
   peaksPerBand: number;
+  /** A peak is the largest value within this many frames before and after it... */
+  peakFrames: number;
+  /** ...and within this many bins per 40 bins of frequency (at least 2) above and below it. */
+  peakReach: number;
   /** B candidates per root (the strongest in the window). */
   bCandidates: number;
   /** C and D come from this many of the strongest peaks between A and B. */
   betweenCandidates: number;
 }
 
-export const REFERENCE_SETTINGS: ExtractorSettings = { peaksPerBand: 3, bCandidates: 2, betweenCandidates: 2 };
+export const REFERENCE_SETTINGS: ExtractorSettings = { peaksPerBand: 3, peakFrames: 5, peakReach: 1, bCandidates: 2, betweenCandidates: 2 };
 export const QUERY_SETTINGS: ExtractorSettings = {
-  peaksPerBand: Number(process.env.QP ?? 5),
-  bCandidates: Number(process.env.QB ?? 4),
-  betweenCandidates: Number(process.env.QC ?? 3),
+  peaksPerBand: 5,
+  peakFrames: 5,
+  peakReach: 1,
+  bCandidates: 4,
+  betweenCandidates: 3,
 };
 
 export interface Peak {
@@ -187,8 +191,8 @@ class PeakPicker {
   private sinceHop = 0;
   private readonly bins = HIGH_BIN - LOW_BIN + 3; // one extra each side for interpolation
   private readonly power = new Float32Array(HIGH_BIN - LOW_BIN + 3);
-  /** Ring of the last 2 * PEAK_FRAMES + 1 frames of log power. */
-  private readonly depth = 2 * PEAK_FRAMES + 1;
+  /** Ring of the last 2 * peakFrames + 1 frames of log power. */
+  private readonly depth: number;
   private readonly logs: Float32Array[];
   private readonly reach: Int32Array;
   private readonly bandOf: Int32Array;
@@ -197,16 +201,17 @@ class PeakPicker {
   private blockIndex = 0;
 
   constructor(
-    private readonly peaksPerBand: number,
+    private readonly settings: ExtractorSettings,
     private readonly emit: (peaks: Peak[]) => void,
   ) {
     for (let i = 0; i < FFT_SIZE; i += 1) this.window[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / FFT_SIZE);
+    this.depth = 2 * settings.peakFrames + 1;
     this.logs = Array.from({ length: this.depth }, () => new Float32Array(this.bins).fill(LOG_FLOOR));
     this.reach = new Int32Array(this.bins);
     this.bandOf = new Int32Array(this.bins);
     for (let i = 0; i < this.bins; i += 1) {
       const bin = LOW_BIN - 1 + i;
-      this.reach[i] = Math.max(3, Math.round(bin * 0.025));
+      this.reach[i] = Math.max(2, Math.round(Math.max(3, bin * 0.025) * settings.peakReach));
       const hz = bin * BIN_HZ;
       let band = 0;
       while (band < BAND_EDGES_HZ.length - 2 && hz >= (BAND_EDGES_HZ[band + 1] as number)) band += 1;
@@ -236,7 +241,7 @@ class PeakPicker {
 
   finish() {
     // Push silence through so the last frames are judged, then close the last block.
-    const quiet = new Float32Array(HOP * (PEAK_FRAMES + 1) + FFT_SIZE);
+    const quiet = new Float32Array(HOP * (this.settings.peakFrames + 1) + FFT_SIZE);
     this.push(quiet);
     this.closeBlock();
   }
@@ -250,10 +255,10 @@ class PeakPicker {
     const logs = this.logs[slot] as Float32Array;
     for (let i = 0; i < bins; i += 1) logs[i] = Math.log(power[i] + 1e-12);
     this.frames += 1;
-    if (this.frames > PEAK_FRAMES) this.judge(this.frames - 1 - PEAK_FRAMES);
+    if (this.frames > this.settings.peakFrames) this.judge(this.frames - 1 - this.settings.peakFrames);
   }
 
-  /** Finds the peaks of frame `centre` (its neighbours up to PEAK_FRAMES later have been analysed). */
+  /** Finds the peaks of frame `centre` (its neighbours up to peakFrames later have been analysed). */
   private judge(centre: number) {
     const { depth, bins } = this;
     const logs = this.logs[centre % depth] as Float32Array;
@@ -263,6 +268,7 @@ class PeakPicker {
       this.blockIndex = blockIndex;
     }
     const { reach } = this;
+    const { peakFrames } = this.settings;
     for (let i = 1; i < bins - 1; i += 1) {
       const value = logs[i];
       if (value <= LOG_FLOOR || value < logs[i - 1] || value <= logs[i + 1]) continue;
@@ -270,7 +276,7 @@ class PeakPicker {
       const to = Math.min(bins - 1, i + reach[i]);
       let isPeak = true;
       for (let j = from; j <= to && isPeak; j += 1) if (logs[j] > value || (j > i && logs[j] === value)) isPeak = false;
-      for (let k = 1; k <= PEAK_FRAMES && isPeak; k += 1) {
+      for (let k = 1; k <= peakFrames && isPeak; k += 1) {
         const later = this.logs[(centre + k) % depth] as Float32Array;
         for (let j = from; j <= to; j += 1) {
           if (later[j] >= value) {
@@ -306,7 +312,7 @@ class PeakPicker {
     const kept: Peak[] = [];
     for (const band of this.block) {
       band.sort(louderFirst);
-      for (let i = 0; i < Math.min(this.peaksPerBand, band.length); i += 1) kept.push(band[i] as Peak);
+      for (let i = 0; i < Math.min(this.settings.peaksPerBand, band.length); i += 1) kept.push(band[i] as Peak);
       band.length = 0;
     }
     if (kept.length > 0) {
@@ -422,7 +428,7 @@ export class FingerprintExtractor {
     const chosen = settings ?? (mode === 'reference' ? REFERENCE_SETTINGS : QUERY_SETTINGS);
     this.resampler = new Resampler(sampleRate, ANALYSIS_RATE);
     this.quads = new QuadBuilder(chosen, mode, onQuad);
-    this.picker = new PeakPicker(chosen.peaksPerBand, (peaks) => {
+    this.picker = new PeakPicker(chosen, (peaks) => {
       this.peakCount += peaks.length;
       this.quads.add(peaks);
     });

@@ -121,7 +121,8 @@ describe('fingerprints', () => {
     for (const hash of first.hashes) expect(hash).toBeLessThan(HASH_SPACE);
     const rows = [...fingerprintRows(3, first)];
     expect(rows).toHaveLength(first.hashes.length);
-    expect(rows[0]).toEqual({ hash: first.hashes[0], track: 3, data: first.data[0] });
+    expect(rows[0]).toEqual({ hash: first.hashes[0], track: 3, data: (first.data[0] as number) | 0 });
+    for (const row of rows) expect(row.data).toBeGreaterThanOrEqual(-(2 ** 31));
   });
 });
 

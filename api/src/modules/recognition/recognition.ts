@@ -28,13 +28,17 @@ export interface Detection extends CatalogueTrack {
   confidence: number;
 }
 
-/** A reference track's fingerprints as table rows. */
+/**
+ * A reference track's fingerprints as table rows for PostgreSQL (hash int4, track int4, data int4): `track` is the
+ * catalogue track's integer key in the index, `data` the packed entry as a signed 32-bit integer (read it back as is:
+ * `IndexBuilder.addRow` takes it signed or unsigned).
+ */
 export function* fingerprintRows(
   track: number,
   fingerprints: Pick<Fingerprints, 'hashes' | 'data'>,
 ): Generator<{ hash: number; track: number; data: number }> {
   for (let i = 0; i < fingerprints.hashes.length; i += 1)
-    yield { hash: fingerprints.hashes[i] as number, track, data: fingerprints.data[i] as number };
+    yield { hash: fingerprints.hashes[i] as number, track, data: (fingerprints.data[i] as number) | 0 };
 }
 
 /** A reference track's fingerprints from its MP3, decoded as a stream. */
