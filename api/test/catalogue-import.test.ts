@@ -5,7 +5,7 @@
 import { Readable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { migrate, openOrm, type Orm } from '../src/db/orm.js';
+import { migrate, type Orm, openOrm } from '../src/db/orm.js';
 import { CatalogueService } from '../src/modules/tracks/catalogue/catalogue.service.js';
 import { importCatalogue } from '../src/modules/tracks/catalogue/import.js';
 import { createTestDatabase, dropTestDatabase } from './support/app.js';
@@ -25,7 +25,10 @@ afterAll(async () => {
 });
 
 /** A stream that hands its text over in small pieces, splitting records and characters across chunks. */
-const streamOf = (text: string) => Readable.from(Array.from({ length: Math.ceil(Buffer.byteLength(text) / 7) }, (_, index) => Buffer.from(text).subarray(index * 7, index * 7 + 7)));
+const streamOf = (text: string) =>
+  Readable.from(
+    Array.from({ length: Math.ceil(Buffer.byteLength(text) / 7) }, (_, index) => Buffer.from(text).subarray(index * 7, index * 7 + 7)),
+  );
 
 const CSV = [
   'source,external_id,title,artists,artist_ids,label,label_id,cover,release_date,buy,new_release',
@@ -54,7 +57,12 @@ test('CSV: quoted fields, accents, refused rows with reasons; a second import ch
     .execute<{ title: string; creators: unknown; label: unknown; release_date: string | null; buy: boolean; cover: string | null }[]>(
       "select title, creators, label, release_date::text, buy, cover from track where external_source = 'beatport' order by external_id",
     );
-  expect(rows.map((row) => row.title)).toEqual(['Golden Tide (Original Mix)', 'Neon Harbour, Part 2 (Extended Mix)', 'Say "Hello" (Dub Mix)', 'Multi line title']);
+  expect(rows.map((row) => row.title)).toEqual([
+    'Golden Tide (Original Mix)',
+    'Neon Harbour, Part 2 (Extended Mix)',
+    'Say "Hello" (Dub Mix)',
+    'Multi line title',
+  ]);
   expect(rows[0]).toMatchObject({
     creators: [
       { id: 'a1', name: 'Rhodes & Rye' },
@@ -73,7 +81,13 @@ test('CSV: quoted fields, accents, refused rows with reasons; a second import ch
 
 test('JSON lines: updates by external id, hostile rows refused, the rest land', async () => {
   const lines = [
-    { source: 'shop', external_id: 'x1', title: 'Velvet Orbit', creators: [{ id: 'k', name: 'Kora Vale' }], label: { id: 'l', name: 'Orbit Works' } },
+    {
+      source: 'shop',
+      external_id: 'x1',
+      title: 'Velvet Orbit',
+      creators: [{ id: 'k', name: 'Kora Vale' }],
+      label: { id: 'l', name: 'Orbit Works' },
+    },
     { source: 'shop', external_id: 'x2', title: 'Quiet Signal', artists: 'Dani Osei', new_release: true },
     { source: 'shop', external_id: 'x3', title: 'Nul\u0000Title', artists: 'A' },
     { source: 'shop', external_id: 'x4', title: 'Lone \uD800 surrogate', artists: 'A' },
@@ -89,7 +103,9 @@ test('JSON lines: updates by external id, hostile rows refused, the rest land', 
   expect(summary.refusedRows[1]?.reason).toBe('title contains an unpaired surrogate (not valid Unicode)');
   expect(summary.refusedRows[2]?.reason).toBe('title is longer than 300 characters');
   expect(summary.refusedRows[4]?.reason).toBe('not valid JSON');
-  const rows = await orm.em.fork().execute<{ external_id: string; title: string }[]>("select external_id, title from track where external_source = 'shop' order by 1");
+  const rows = await orm.em
+    .fork()
+    .execute<{ external_id: string; title: string }[]>("select external_id, title from track where external_source = 'shop' order by 1");
   expect(rows).toEqual([
     { external_id: 'x1', title: 'Velvet Orbit (Remastered)' },
     { external_id: 'x2', title: 'Quiet Signal' },

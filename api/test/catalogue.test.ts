@@ -4,12 +4,12 @@
  * keeps manual tracks out of everyone's results, and popularity counts chosen and saved tracks.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { migrate, openOrm, type Orm } from '../src/db/orm.js';
+import { migrate, type Orm, openOrm } from '../src/db/orm.js';
 import { planWorld } from '../src/demo-world/plan.js';
-import { InvalidInputError } from '../src/shared/errors.js';
 import { MISSING_FIELDS } from '../src/modules/tracks/catalogue/catalogue.inputs.js';
 import { CatalogueService } from '../src/modules/tracks/catalogue/catalogue.service.js';
 import { DEMO_CATALOGUE_SOURCE, demoCatalogue, loadDemoCatalogue } from '../src/modules/tracks/catalogue/demo-catalogue.js';
+import { InvalidInputError } from '../src/shared/errors.js';
 import { createTestDatabase, dropTestDatabase } from './support/app.js';
 
 let url: string;
@@ -48,7 +48,16 @@ describe('demo catalogue', () => {
       `insert into track (id, title, creators, label, buy, new_release, is_manual, created_at)
        select r.id, r.title, r.creators, r.label, true, false, false, now()
          from jsonb_to_recordset(?::jsonb) as r(id uuid, title text, creators jsonb, label jsonb)`,
-      [JSON.stringify(references.map((reference) => ({ id: reference.trackId, title: reference.title, creators: reference.creators.map((name) => ({ id: null, name })), label: { id: null, name: reference.label } })))],
+      [
+        JSON.stringify(
+          references.map((reference) => ({
+            id: reference.trackId,
+            title: reference.title,
+            creators: reference.creators.map((name) => ({ id: null, name })),
+            label: { id: null, name: reference.label },
+          })),
+        ),
+      ],
     );
     const first = await loadDemoCatalogue(orm);
     expect(first.created).toBe(demoCatalogue().length);
@@ -116,7 +125,9 @@ describe('lookup', () => {
       expect((error as Error).message).toMatch(message);
     }
     // Paired surrogates (emoji) and many words are fine.
-    const answers = await service.lookup([{ artist: 'Kora Vale 🎧', title: Array.from({ length: 60 }, (_, index) => `w${index}`).join(' ') }]);
+    const answers = await service.lookup([
+      { artist: 'Kora Vale 🎧', title: Array.from({ length: 60 }, (_, index) => `w${index}`).join(' ') },
+    ]);
     expect(answers).toHaveLength(1);
   });
 

@@ -335,7 +335,13 @@ export async function writeTracks(em: EntityManager, inputs: readonly CatalogueI
     );
     const numbers = new Map(inserted.map((row) => [row.id, row.search_no]));
     for (const input of creates) {
-      reindex.push({ id: input.id as string, search_no: numbers.get(input.id as string) as number, title: input.title, creators: input.creators, search_words: null });
+      reindex.push({
+        id: input.id as string,
+        search_no: numbers.get(input.id as string) as number,
+        title: input.title,
+        creators: input.creators,
+        search_words: null,
+      });
     }
     summary.created += creates.length;
   }

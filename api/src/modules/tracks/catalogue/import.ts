@@ -201,7 +201,10 @@ export async function importCatalogue(
           summary.updated += written.updated;
           summary.unchanged += written.unchanged;
         } catch (error) {
-          refuse(item.line, `the database refused it: ${error instanceof Error ? error.message.split('\n')[0]?.slice(0, 200) : String(error)}`);
+          refuse(
+            item.line,
+            `the database refused it: ${error instanceof Error ? error.message.split('\n')[0]?.slice(0, 200) : String(error)}`,
+          );
         }
       }
     }

@@ -110,7 +110,7 @@ export function parseTitle(title: string): ParsedTitle {
   const rest: string[] = [];
   const unbracketed = title.replace(/[([{]([^)\]}]*)[)\]}]?/g, (_, inside: string) => {
     rest.push(inside);
-    return ' \u0001 ';
+    return ' ';
   });
   const dashParts = unbracketed.split(/\s+[-–—|]+\s+|\s+[-–—]+(?=\S)|(?<=\S)[-–—]+\s+/);
   const mainParts: string[] = [dashParts[0] ?? ''];
@@ -137,7 +137,7 @@ export function parseTitle(title: string): ParsedTitle {
     if (asVersion) version.push(...asVersion);
     else base.push(...part.filter((word) => !FEATURING.has(word)));
   };
-  for (const part of mainParts) classify(words(part.replace(/\u0001/g, ' ')), true);
+  for (const part of mainParts) classify(words(part), true);
   for (const part of rest) classify(words(part), false);
   return { base, featured, version };
 }

@@ -57,7 +57,14 @@ function changeWord(random: Random, text: string, minLength: number, change: (wo
   return text.slice(0, start) + change(span[0]) + text.slice(start + span[0].length);
 }
 
-const stripAccents = (text: string) => text.normalize('NFKD').replace(/\p{M}+/gu, '').replace(/ø/g, 'o').replace(/Ø/g, 'O').replace(/ß/g, 'ss').replace(/ł/g, 'l');
+const stripAccents = (text: string) =>
+  text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .replace(/ø/g, 'o')
+    .replace(/Ø/g, 'O')
+    .replace(/ß/g, 'ss')
+    .replace(/ł/g, 'l');
 
 /** The title without its version and featured parts, and those parts. */
 function split(title: string): { base: string; feat: string | null; version: string | null } {
