@@ -101,11 +101,11 @@ export class Resampler {
   }
 }
 
-/** A real FFT of a power-of-two size (as a complex FFT of half the size), giving power spectra. */
+/** A real FFT of a power-of-two size (at least 16), as a complex FFT of half the size, giving power spectra. */
 export class RealFft {
   private readonly half: number;
-  private readonly cos: Float64Array;
-  private readonly sin: Float64Array;
+  /** Per stage from span 4 on: cos and -sin of the stage's twiddles, interleaved. */
+  private readonly twiddles: Float64Array[] = [];
   private readonly cosN: Float64Array;
   private readonly sinN: Float64Array;
   private readonly reverse: Uint32Array;
@@ -113,14 +113,16 @@ export class RealFft {
   private readonly im: Float64Array;
 
   constructor(readonly size: number) {
-    if (size < 4 || (size & (size - 1)) !== 0) throw new Error('FFT size must be a power of two');
+    if (size < 16 || (size & (size - 1)) !== 0) throw new Error('FFT size must be a power of two, at least 16');
     const half = size / 2;
     this.half = half;
-    this.cos = new Float64Array(half / 2);
-    this.sin = new Float64Array(half / 2);
-    for (let i = 0; i < half / 2; i += 1) {
-      this.cos[i] = Math.cos((2 * Math.PI * i) / half);
-      this.sin[i] = -Math.sin((2 * Math.PI * i) / half);
+    for (let span = 4; span < half; span *= 2) {
+      const stage = new Float64Array(span * 2);
+      for (let k = 0; k < span; k += 1) {
+        stage[2 * k] = Math.cos((Math.PI * k) / span);
+        stage[2 * k + 1] = -Math.sin((Math.PI * k) / span);
+      }
+      this.twiddles.push(stage);
     }
     this.cosN = new Float64Array(half + 1);
     this.sinN = new Float64Array(half + 1);
@@ -141,19 +143,48 @@ export class RealFft {
 
   /** |X[k]|^2 for k from `from` to `to` - 1 (at most size / 2), of `input` (length `size`), into `out`. */
   power(input: Float32Array | Float64Array, out: Float32Array, from: number, to: number) {
-    const { half, re, im, reverse, cos, sin } = this;
+    const { half, re, im, reverse } = this;
     for (let i = 0; i < half; i += 1) {
       const j = reverse[i];
       re[j] = input[2 * i];
       im[j] = input[2 * i + 1];
     }
-    for (let span = 1, step = half / 2; span < half; span *= 2, step /= 2) {
+    // The first two stages at once: radix-4 butterflies whose twiddles are 1 and -i.
+    for (let s = 0; s < half; s += 4) {
+      const r0 = re[s];
+      const i0 = im[s];
+      const r1 = re[s + 1];
+      const i1 = im[s + 1];
+      const r2 = re[s + 2];
+      const i2 = im[s + 2];
+      const r3 = re[s + 3];
+      const i3 = im[s + 3];
+      const ar = r0 + r1;
+      const ai = i0 + i1;
+      const br = r0 - r1;
+      const bi = i0 - i1;
+      const cr = r2 + r3;
+      const ci = i2 + i3;
+      const dr = r2 - r3;
+      const di = i2 - i3;
+      re[s] = ar + cr;
+      im[s] = ai + ci;
+      re[s + 2] = ar - cr;
+      im[s + 2] = ai - ci;
+      re[s + 1] = br + di;
+      im[s + 1] = bi - dr;
+      re[s + 3] = br - di;
+      im[s + 3] = bi + dr;
+    }
+    let stage = 0;
+    for (let span = 4; span < half; span *= 2, stage += 1) {
+      const twiddles = this.twiddles[stage] as Float64Array;
       for (let start = 0; start < half; start += span * 2) {
-        for (let k = 0, t = 0; k < span; k += 1, t += step) {
+        for (let k = 0; k < span; k += 1) {
           const a = start + k;
           const b = a + span;
-          const wr = cos[t];
-          const wi = sin[t];
+          const wr = twiddles[2 * k];
+          const wi = twiddles[2 * k + 1];
           const xr = re[b] * wr - im[b] * wi;
           const xi = re[b] * wi + im[b] * wr;
           re[b] = re[a] - xr;
@@ -163,23 +194,22 @@ export class RealFft {
         }
       }
     }
-    // Untangle the two interleaved real transforms.
+    // Untangle the two interleaved real transforms: X = E + W^k O, with E and O from Z[k] and conj(Z[half - k]).
     for (let k = from; k < to; k += 1) {
-      const zr = re[k % half];
-      const zi = im[k % half];
-      const mr = re[(half - k) % half];
-      const mi = -im[(half - k) % half];
+      const at = k === half ? 0 : k;
+      const mirror = k === 0 ? 0 : half - k;
+      const zr = re[at];
+      const zi = im[at];
+      const mr = re[mirror];
+      const mi = -im[mirror];
       const er = 0.5 * (zr + mr);
       const ei = 0.5 * (zi + mi);
       const dr = 0.5 * (zr - mr);
       const di = 0.5 * (zi - mi);
-      // X = E + W^k * D / i, with D / i = (di, -dr)
       const wr = this.cosN[k];
       const wi = this.sinN[k];
-      const or = di * wr + dr * wi;
-      const oi = di * wi - dr * wr;
-      const xr = er + or;
-      const xi = ei + oi;
+      const xr = er + di * wr + dr * wi;
+      const xi = ei + di * wi - dr * wr;
       out[k - from] = xr * xr + xi * xi;
     }
   }
