@@ -2,8 +2,12 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import pino from 'pino';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { createTestDatabase, dropTestDatabase } from './support/app.js';
+import { AdvisoryLocks } from '../src/db/advisory-locks.js';
+import { FOLDERS, newFileName, objectKey } from '../src/modules/media/storage.js';
+import { UploadStaging } from '../src/modules/media/upload-staging.js';
+import { createTestApp, createTestDatabase, dropTestDatabase } from './support/app.js';
 import { filesUnder, sineMp3 } from './support/audio.js';
 import { solidImage } from './support/images.js';
 import { typedTracks } from './support/mixes.js';
@@ -324,4 +328,36 @@ describe('a SIGKILLed server, started again', () => {
     },
     TEST_TIMEOUT_MS,
   );
+});
+
+describe('the sweep of abandoned uploads, between processes sharing storage', () => {
+  test("never takes a live process's upload in flight; takes a dead one's, whose late commit then fails", async () => {
+    const t = await createTestApp();
+    const log = pino({ level: 'silent' });
+    const stagingOf = async () => {
+      const locks = new AdvisoryLocks(t.databaseUrl, log);
+      await locks.start();
+      return { locks, staging: new UploadStaging(t.services.orm, t.services.storage, locks, t.databaseUrl, log) };
+    };
+    const writer = await stagingOf();
+    const sweeper = await stagingOf();
+    try {
+      const key = objectKey(FOLDERS.mixAudio, newFileName('mp3'));
+      await writer.staging.record(key);
+      await t.services.storage.put(key, shortMp3);
+
+      expect(await sweeper.staging.sweep()).toBe(0);
+      expect(await t.services.storage.stat(key)).not.toBeNull();
+
+      // The writer's process dies: its liveness connection closes.
+      await writer.staging.close();
+      expect(await sweeper.staging.sweep()).toBe(1);
+      expect(await t.services.storage.stat(key)).toBeNull();
+      await expect(writer.staging.commit([key], async () => 'draft')).rejects.toThrow('swept');
+    } finally {
+      await sweeper.staging.close();
+      await Promise.all([writer.locks.close(), sweeper.locks.close()]);
+      await t.close();
+    }
+  });
 });

@@ -61,11 +61,11 @@ export class MediaService {
   ) {}
 
   /**
-   * At start: deletes the files of uploads that died with their process, and gets the waveform jobs going again
-   * (after the sweep, so no job looks for a file being deleted).
+   * At start: deletes the files of uploads that died with their process, and gets the waveform jobs going again. A
+   * sweep that fails (storage unreachable) must not keep the server down; the hourly one tries again.
    */
   async resumeInterruptedWork(): Promise<void> {
-    await this.staging.sweep();
+    await this.staging.sweep().catch((error) => this.log.error({ err: error }, 'could not sweep abandoned uploads'));
     await this.waveforms.resumePending();
   }
 

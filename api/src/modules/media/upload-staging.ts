@@ -29,9 +29,9 @@ interface Liveness {
  * record exists exactly while its file belongs to no mix.
  *
  * A process holds a PostgreSQL advisory lock for its instance id for as long as it lives, and PostgreSQL lets go of it
- * when the process dies (even by SIGKILL: its connection closes). A sweep, at start and every hour, takes the lock of
- * every other instance with records: when it gets it, that process is dead, its uploads will never finish, and their
- * files and records are deleted. So processes on several machines sharing a bucket never delete each other's files in
+ * when the process dies (even by SIGKILL: its connection closes). A sweep, at start and every hour, tries the lock of
+ * every instance with records: when it gets it, that process is dead, its uploads will never finish, and their files
+ * and records are deleted. So processes on several machines sharing a bucket never delete each other's files in
  * flight, however long an upload takes, and a restart cleans up at once. Should a live process lose its lock (its
  * connection dropped), a sweep may take its records; its upload then finds them gone when it commits and fails with
  * nothing stored, and the process carries on under a new instance id.
