@@ -19,7 +19,8 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.ou
   if (result.success) return result.data;
   const [issue] = result.error.issues;
   const field = issue.path.length > 0 ? issue.path.map(String).join('.') : 'The input';
-  throw new InvalidInputError(generated.has(issue.message) ? `${field} ${issue.message}` : issue.message);
+  const namesNoField = generated.has(issue.message) || Object.values<string>(UNSTORABLE).includes(issue.message);
+  throw new InvalidInputError(namesNoField ? `${field} ${issue.message}` : issue.message);
 }
 
 /** What a skin hands a service for an object schema: the same fields, each still unchecked. */
@@ -51,12 +52,27 @@ const unitOf = (origin: string) => (origin === 'string' ? ' characters' : origin
 // A surrogate half without its partner is not text: UTF-8 cannot encode it, so PostgreSQL's json refuses it.
 const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** Whether PostgreSQL can store the text as given: no NUL character, no unpaired surrogate. */
-export const isStorableText = (value: string): boolean => !value.includes('\u0000') && !UNPAIRED_SURROGATE.test(value);
+/** Why PostgreSQL could not store a text as given (parseInput puts the field's name before these). */
+export const UNSTORABLE = {
+  nul: 'contains a NUL character',
+  surrogate: 'contains an unpaired surrogate (not valid Unicode)',
+} as const;
 
-/** A schema's text, refused (with `message`, or a message naming the field) when PostgreSQL could not store it. */
-export const storable = <S extends z.ZodType<string>>(schema: S, message = 'contains a character that cannot be stored') =>
-  schema.refine(isStorableText, { message });
+/** Why PostgreSQL could not store the text, or null when it can. */
+export function whyUnstorable(value: string): string | null {
+  if (value.includes('\u0000')) return UNSTORABLE.nul;
+  if (UNPAIRED_SURROGATE.test(value)) return UNSTORABLE.surrogate;
+  return null;
+}
+
+export const isStorableText = (value: string): boolean => whyUnstorable(value) === null;
+
+/** A schema's text, refused (with `message`, or with why, after the field's name) when PostgreSQL could not store it. */
+export const storable = <S extends z.ZodType<string>>(schema: S, message?: string) =>
+  schema.superRefine((value, ctx) => {
+    const problem = whyUnstorable(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: message ?? problem });
+  });
 
 /** Trimmed, storable text of at most `max` characters. */
 export const text = (max: number) => storable(z.string().trim().max(max));

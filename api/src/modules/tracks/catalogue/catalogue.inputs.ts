@@ -4,6 +4,7 @@
  * bounded.
  */
 import { InvalidInputError } from '../../../shared/errors.js';
+import { whyUnstorable } from '../../../shared/inputs.js';
 import type { Creator, TrackLabel } from '../track.entity.js';
 
 /** SPEC §5: every row needs both artist and track title. */
@@ -12,16 +13,6 @@ export const MISSING_FIELDS = 'Missing: Empty fields';
 export const LOOKUP_MAX_ROWS = 30;
 /** Longest artist or title a lookup row may carry (the catalogue's titles hold 300). */
 export const LOOKUP_MAX_LENGTH = 300;
-
-// A surrogate half without its partner is not text: UTF-8 cannot encode it, and PostgreSQL refuses it.
-const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/** Why a text cannot be stored, or null when it can. */
-export function unstorable(value: string): string | null {
-  if (value.includes('\u0000')) return 'contains a NUL character';
-  if (UNPAIRED_SURROGATE.test(value)) return 'contains an unpaired surrogate (not valid Unicode)';
-  return null;
-}
 
 /** A typed row of a tracklist. */
 export interface LookupRow {
@@ -53,7 +44,7 @@ export function parseLookupRows(input: unknown): LookupRow[] {
     ] as const) {
       if (value.length > LOOKUP_MAX_LENGTH)
         throw new InvalidInputError(`Row ${index + 1}: ${field} must be at most ${LOOKUP_MAX_LENGTH} characters`);
-      const problem = unstorable(value);
+      const problem = whyUnstorable(value);
       if (problem) throw new InvalidInputError(`Row ${index + 1}: ${field} ${problem}`);
     }
     return { artist, title };
@@ -84,7 +75,7 @@ function requiredText(value: unknown, field: string, max: number): string {
   const text = textOf(value);
   if (!text) throw new RefusedRow(`${field} is missing`);
   if (text.length > max) throw new RefusedRow(`${field} is longer than ${max} characters`);
-  const problem = unstorable(text);
+  const problem = whyUnstorable(text);
   if (problem) throw new RefusedRow(`${field} ${problem}`);
   return text;
 }
