@@ -16,7 +16,8 @@ const post = (url: string, member?: Member, payload: object = {}) =>
   t.app.inject({ method: 'POST', url, headers: member ? auth(member) : {}, payload });
 const at = (iso: string) => new Date(iso).toISOString();
 /** Moves a mix's publishing back to `iso`, so listens from then on are plausible. */
-const publishedOn = (mixId: string, iso: string) => t.services.orm.em.fork().execute('update mix set published_at = ? where id = ?', [iso, mixId]);
+const publishedOn = (mixId: string, iso: string) =>
+  t.services.orm.em.fork().execute('update mix set published_at = ? where id = ?', [iso, mixId]);
 
 test('hours are h:mm', () => {
   expect(formatHours(0)).toBe('0:00');
@@ -64,7 +65,15 @@ describe('listens and stats', () => {
 
   test('bad timestamps are 400s: not a date, in the future, an end before the start', async () => {
     const member = await signUpMember(t.app);
-    for (const start of ['yesterday-ish', '2000-02-30T10:00:00Z', '0001-01-01T00:00:00Z', '2026-03-01', -8_640_000_000_000_000, 1.5, true]) {
+    for (const start of [
+      'yesterday-ish',
+      '2000-02-30T10:00:00Z',
+      '0001-01-01T00:00:00Z',
+      '2026-03-01',
+      -8_640_000_000_000_000,
+      1.5,
+      true,
+    ]) {
       const refused = await post(`/api/mix/add-new-listen/${mixId}`, member, { start });
       expect(refused.statusCode, JSON.stringify(start)).toBe(400);
       expect(refused.json().error).toMatch(/^start must be a date/);

@@ -28,7 +28,7 @@ import type { ExecuteQuery } from '../shared/server-render.js';
 import { sendError } from './errors.js';
 import { isMediaRequest, mediaDelivery, mediaDeliveryRoutes } from './media-delivery.js';
 import { guardRequestBody, guardServer, type RequestGuardOptions } from './request-guards.js';
-import { securityHeaderOptions, scriptNonceOf } from './security-headers.js';
+import { scriptNonceOf, securityHeaderOptions } from './security-headers.js';
 import { serverRenderer } from './server-render.js';
 import { shareCardFor, webPages } from './share-meta.js';
 import { viewerOf } from './viewer.js';
@@ -176,7 +176,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       if (!isClientRoute || !pages) return reply.status(404).send(notFound);
       // Shared mix and profile links unfurl in chat apps: their page carries OpenGraph and Twitter card tags.
       const card = await shareCardFor(services, path);
-      const html = card ? await pages.shared(card, config.PUBLIC_URL, await renderShared(path, request.ip), scriptNonceOf(reply.raw)) : await pages.index();
+      const html = card
+        ? await pages.shared(card, config.PUBLIC_URL, await renderShared(path, request.ip), scriptNonceOf(reply.raw))
+        : await pages.index();
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
     },
   });
