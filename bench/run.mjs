@@ -4,7 +4,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const all = ['bench/feed.ts', 'bench/media-upload.ts', 'bench/media-range.ts', 'bench/lighthouse.ts', 'bench/tracklist.ts', 'bench/recognition.ts'];
+const all = [
+  'bench/feed.ts',
+  'bench/media-upload.ts',
+  'bench/media-range.ts',
+  'bench/lighthouse.ts',
+  'bench/tracklist.ts',
+  'bench/recognition.ts',
+];
 // `npm run bench -- lighthouse feed` runs only the named scenarios.
 const chosen = process.argv.slice(2);
 const scenarios = chosen.length > 0 ? all.filter((file) => chosen.some((name) => file.includes(name))) : all;

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { decodeCursor } from '../../shared/cursor.js';
 import { cursorPage, idOrNull, pageNumber, parseInput, text } from '../../shared/inputs.js';
 
