@@ -450,26 +450,6 @@ export class RecognitionSession {
       seconds.add(Math.floor(p.q / FRAMES_PER_SECOND));
       bands.add(Math.floor(p.root / 6));
     }
-    console.log(
-      '  window',
-      frameToSeconds(origin).toFixed(0),
-      'anchors',
-      anchors.size,
-      'points',
-      points.length,
-      'inliers',
-      inliers.length,
-      'seconds',
-      seconds.size,
-      'bands',
-      bands.size,
-      'speed',
-      speed.toFixed(3),
-      'pitch',
-      pitch.toFixed(2),
-      'track',
-      (points as Point[] & { track?: number }).track,
-    );
     if (anchors.size < settings.minAnchors || seconds.size < settings.minSeconds || bands.size < settings.minBands) return null;
     return { line: { at, origin, speed, pitch }, points: inliers };
   }
@@ -496,17 +476,6 @@ export class RecognitionSession {
         }
       }
       earlier.sort((a, b) => b - a);
-      console.log(
-        'open',
-        hit.track,
-        'first',
-        frameToSeconds(first).toFixed(1),
-        'earlier',
-        earlier
-          .slice(0, 30)
-          .map((q) => frameToSeconds(q).toFixed(0))
-          .join(' '),
-      );
       for (const q of earlier) {
         if (segment.start - q > 8 * FRAMES_PER_SECOND) break;
         segment.start = q;
