@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded-postgres.js';
-import { migrate, openOrm } from './db/orm.js';
-import { demoLoginsExist, loadDemoWorld } from './demo-world/loader.js';
+import { migrate, type Orm, openOrm } from './db/orm.js';
+import { demoLoginsExist, loadDemoCatalogueOnce, loadDemoWorld } from './demo-world/loader.js';
 import { buildApp } from './http/app.js';
 import { createStorage } from './modules/media/storage-factory.js';
 import { createServices, type Services } from './services.js';
@@ -57,6 +57,8 @@ export async function startServer(config: Config, log: FastifyBaseLogger, webRoo
     const services = await createServices(config, orm, log);
     const app = await buildApp(services, { logger: log, webRoot });
     await app.listen({ port: config.PORT, host: config.HOST });
+    // The demo catalogue's first load takes seconds: the server serves meanwhile (lookups find fewer options until then).
+    const catalogue = config.DEMO ? loadDemoCatalogueInBackground(orm, log) : Promise.resolve();
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     return {
@@ -65,6 +67,7 @@ export async function startServer(config: Config, log: FastifyBaseLogger, webRoo
       url: `http://127.0.0.1:${port}`,
       hasDemoLogins: database.hasDemoLogins,
       async stop() {
+        await catalogue;
         await app.close();
         await services.close();
         await orm.close();
@@ -75,4 +78,9 @@ export async function startServer(config: Config, log: FastifyBaseLogger, webRoo
     await database.stop();
     throw error;
   }
+}
+
+/** Loads the demo catalogue (see loadDemoCatalogueOnce) while the server serves; a failure is logged, never thrown. */
+function loadDemoCatalogueInBackground(orm: Orm, log: FastifyBaseLogger): Promise<void> {
+  return loadDemoCatalogueOnce({ orm, log }).catch((error: unknown) => log.error({ err: error }, 'loading the demo catalogue failed'));
 }

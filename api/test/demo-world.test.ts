@@ -3,7 +3,7 @@ import { parseBuffer } from 'music-metadata';
 import pino from 'pino';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { demoFileKeys, loadDemoWorld, removeDemoWorld } from '../src/demo-world/loader.js';
+import { demoFileKeys, loadDemoCatalogueOnce, loadDemoWorld, removeDemoWorld } from '../src/demo-world/loader.js';
 import {
   CONTINENTS,
   DEMO_DOMAIN,
@@ -16,6 +16,7 @@ import {
 import { DEMO_SEED } from '../src/demo-world/random.js';
 import { referenceRecipe, renderReference, SAMPLE_RATE } from '../src/demo-world/synth.js';
 import { FOLDERS, objectKey } from '../src/modules/media/storage.js';
+import { DEMO_CATALOGUE_SOURCE } from '../src/modules/tracks/catalogue/demo-catalogue.js';
 import { GENRE_CODES, USER_TYPE_CODES } from '../src/shared/domain.js';
 import { createTestApp, STRONG_PASSWORD, type TestApp } from './support/app.js';
 
@@ -228,6 +229,40 @@ describe('the demo world', () => {
       expect(response.statusCode).toBe(200);
     }
   });
+
+  test('the demo catalogue loads once beside the references: 2,000+ invented tracks, all indexed, found by lookup', async () => {
+    const counts = async () =>
+      (
+        await sql<{ demo: string; unindexed: string; postings: string }>(
+          `select (select count(*) from track where external_source = ?) as demo,
+                  (select count(*) from track where search_words is null and not is_manual) as unindexed,
+                  (select count(*) from catalogue_posting) as postings`,
+          [DEMO_CATALOGUE_SOURCE],
+        )
+      )[0];
+    const started = Date.now();
+    await loadDemoCatalogueOnce({ orm: app.services.orm, log });
+    const firstMs = Date.now() - started;
+    const loaded = await counts();
+    expect(Number(loaded?.demo)).toBeGreaterThanOrEqual(2000);
+    expect(Number(loaded?.unindexed)).toBe(0);
+    const again = Date.now();
+    await loadDemoCatalogueOnce({ orm: app.services.orm, log });
+    expect(await counts()).toEqual(loaded);
+    process.stdout.write(`demo catalogue: first load ${firstMs} ms, second ${Date.now() - again} ms\n`);
+    // A demo catalogue track and a reference track are each found by the upload's lookup, typed loosely.
+    const [invented] = await sql<{ id: string; title: string; artist: string }>(
+      `select id, title, creators->0->>'name' as artist from track where external_source = ? order by search_no limit 1`,
+      [DEMO_CATALOGUE_SOURCE],
+    );
+    const reference = world.references[0];
+    const found = await app.services.tracks.lookup([
+      { artist: invented?.artist.toLowerCase(), title: invented?.title },
+      { artist: reference?.creators.join(' & '), title: reference?.title.toUpperCase() },
+    ]);
+    expect(found[0]?.[0]?.id).toBe(invented?.id);
+    expect(found[1]?.[0]?.id).toBe(reference?.trackId);
+  }, 120_000);
 
   test('a second load adds nothing; removing it takes its rows and files away', async () => {
     const count = async () =>

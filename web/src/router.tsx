@@ -66,6 +66,12 @@ export const appRoutes = (): RouteObject[] => [
             ),
             id: SHARED_MIX_ROUTE,
           },
+          // Public: shared mixes' tracklists link here too; the page's shell follows the sign-in.
+          screen(
+            'track/:id',
+            () => import('./pages/track/TrackPage'),
+            (m) => m.TrackPage,
+          ),
           screen(
             'shared-profile/:userName',
             () => import('./pages/profile/SharedProfilePage'),

@@ -11,6 +11,7 @@ import { FOLDERS, objectKey, type StorageDriver } from '../modules/media/storage
 import { Mix } from '../modules/mixes/mix.entity.js';
 import { hostingEnds } from '../modules/mixes/mix-lifecycle.js';
 import { MixTrack } from '../modules/mixes/mix-track.entity.js';
+import { DEMO_CATALOGUE_SOURCE, loadDemoCatalogue } from '../modules/tracks/catalogue/demo-catalogue.js';
 import { Track } from '../modules/tracks/track.entity.js';
 import { type IUser, User } from '../modules/users/user.entity.js';
 import { GENRE_CODES, type GenreCode } from '../shared/domain.js';
@@ -248,13 +249,30 @@ export function loadDemoWorld({ orm, storage, log }: DemoWorldOptions, onlyIfEmp
   });
 }
 
-/** Removes the demo world: its members (with their mixes, listens, saves and follows), its catalogue, its files. */
+/**
+ * Loads the demo catalogue (some 2,500 invented tracks beside the demo world's references, and the lookup index of
+ * both) when the demo world is there, once: it is written by external id, so later calls find it loaded and only
+ * index what is new (about half a second). A first load takes a few seconds, so the server runs this after it starts
+ * serving (see startServer); processes starting together take turns under the demo world's lock.
+ */
+export async function loadDemoCatalogueOnce({ orm, log }: Omit<DemoWorldOptions, 'storage'>): Promise<void> {
+  if (!(await demoLoginsExist(orm))) return;
+  const started = Date.now();
+  const summary = await holdingDemoLock(orm, () => loadDemoCatalogue(orm));
+  if (summary.created + summary.updated > 0) log.info({ ...summary, ms: Date.now() - started }, 'demo catalogue loaded');
+}
+
+/**
+ * Removes the demo world: its members (with their mixes, listens, saves and follows), its references and the demo
+ * catalogue, its files.
+ */
 export async function removeDemoWorld({ orm, storage }: Omit<DemoWorldOptions, 'log'>): Promise<void> {
   const world = planWorld();
   await holdingDemoLock(orm, () =>
     orm.em.fork().transactional(async (em) => {
       await em.nativeDelete(User, { id: { $in: world.members.map((member) => member.id) } });
       await em.nativeDelete(Track, { id: { $in: world.references.map((reference) => reference.trackId) } });
+      await em.nativeDelete(Track, { externalSource: DEMO_CATALOGUE_SOURCE });
     }),
   );
   await Promise.all(demoFileKeys(world).map((key) => storage.delete(key).catch(() => undefined)));

@@ -7,7 +7,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import { openOrm } from '../db/orm.js';
 import { createStorage } from '../modules/media/storage-factory.js';
 import { prepareDatabase } from '../server.js';
-import { loadDemoWorld, removeDemoWorld } from './loader.js';
+import { loadDemoCatalogueOnce, loadDemoWorld, removeDemoWorld } from './loader.js';
 import { DEMO_LOGINS } from './plan.js';
 
 async function reset(): Promise<void> {
@@ -20,6 +20,7 @@ async function reset(): Promise<void> {
     await removeDemoWorld({ orm, storage });
     log.info('removed the demo world');
     await loadDemoWorld({ orm, storage, log }, false);
+    await loadDemoCatalogueOnce({ orm, log });
     log.info({ dj: DEMO_LOGINS.dj.email, listener: DEMO_LOGINS.listener.email, password: DEMO_LOGINS.dj.password }, 'demo logins');
   } finally {
     await orm.close();

@@ -1,5 +1,6 @@
 import type { ApolloCache } from '@apollo/client';
 import { useMutation, useQuery } from '@apollo/client/react';
+import { Link } from 'react-router';
 import { Spinner } from '../../components/Spinner';
 import {
   type MixTrackFieldsFragment,
@@ -88,7 +89,9 @@ export function Tracklist({
               <span className={styles.trackTime} />
             )}
             <span className={styles.trackText}>
-              <span className={styles.trackTitle}>{entry.track.title}</span>
+              <Link className={styles.trackTitle} to={`/track/${entry.track.id}`} aria-label={`${entry.track.title}: where it is played`}>
+                {entry.track.title}
+              </Link>
               <span className={styles.muted}>
                 {creators}
                 {entry.track.label ? ` · ${entry.track.label.name}` : ''}
