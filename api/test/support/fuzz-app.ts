@@ -59,8 +59,12 @@ export async function createFuzzApp(): Promise<FuzzApp> {
   };
 }
 
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+export type Method = (typeof METHODS)[number];
+const isMethod = (name: string): name is Method => (METHODS as readonly string[]).includes(name);
+
 export interface Route {
-  method: string;
+  method: Method;
   url: string;
 }
 
@@ -78,7 +82,7 @@ export function routesOf(app: FastifyInstance): Route[] {
     const depth = indent.length / 4;
     const url = (prefixes[depth - 1] ?? '') + segment;
     prefixes[depth] = url;
-    const methods = methodList.split(', ');
+    const methods = methodList.split(', ').filter(isMethod);
     for (const method of methods) {
       if (method === 'HEAD' && methods.includes('GET')) continue;
       routes.push({ method, url });

@@ -108,6 +108,7 @@ const selectionFor = (field: GraphQLField<unknown, unknown>) => (isCompositeType
 export interface FieldCases {
   /** `query.feed`, `mutation.setLocation`, … */
   field: string;
+  hasArguments: boolean;
   cases: GraphQLCase[];
 }
 
@@ -128,7 +129,11 @@ export function graphqlCases(schema: GraphQLSchema, pass: Pass, seed: number, pe
       const name = `${operation}.${field.name}`;
       if (args.length === 0) {
         if (pass === 'odd')
-          fields.push({ field: name, cases: [{ label: field.name, query: `${operation} { ${field.name}${selectionFor(field)} }` }] });
+          fields.push({
+            field: name,
+            hasArguments: false,
+            cases: [{ label: field.name, query: `${operation} { ${field.name}${selectionFor(field)} }` }],
+          });
         continue;
       }
       const values = fc.record(Object.fromEntries(args.map((arg) => [arg.name, valueFor(arg.type, pass, ids)])));
@@ -146,7 +151,7 @@ export function graphqlCases(schema: GraphQLSchema, pass: Pass, seed: number, pe
         const inline = args.map((arg) => `${arg.name}: ${literal(sample[arg.name], isEnumType(getNamedType(arg.type)))}`).join(', ');
         return { label: `inline ${inline.slice(0, 300)}`, query: `${operation} { ${field.name}(${inline})${selectionFor(field)} }` };
       });
-      fields.push({ field: name, cases });
+      fields.push({ field: name, hasArguments: true, cases });
     }
   }
   return fields;

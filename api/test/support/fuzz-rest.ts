@@ -1,18 +1,18 @@
 import fc from 'fast-check';
-import type { Route } from './fuzz-app.js';
+import type { Method, Route } from './fuzz-app.js';
 import { bodyOf, MALFORMED_BODIES, ODD_BODIES, PATH_VALUES, type Pass, QUERY_NAMES, QUERY_VALUES, type RawBody } from './fuzz-values.js';
 
 export interface RestCase {
   /** Broken bodies (`raw`) stop at the body parsers, the same for everyone: they are sent once, signed in. */
   kind: 'path' | 'raw' | 'json';
   label: string;
-  method: string;
+  method: Method;
   url: string;
   headers: Record<string, string>;
   payload?: string | Buffer;
 }
 
-const HAS_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const HAS_BODY = new Set<Method>(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Headers some routes read themselves (tus, ranges, method overrides), with values no client should send. */
 const HOSTILE_HEADERS: Record<Pass, Record<string, string>[]> = {
