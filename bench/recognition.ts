@@ -108,7 +108,7 @@ interface Row {
 }
 
 function total(runs: { truth: Truth[]; detections: { track: number; start: number; end: number }[] }[]): Scored {
-  const sum: Scored = { plays: 0, found: 0, detections: 0, correct: 0, falseDetections: 0, startErrors: [] };
+  const sum: Scored = { plays: 0, found: 0, detections: 0, correct: 0, falseDetections: 0, startErrors: [], midFadeErrors: [] };
   for (const run of runs) {
     const s = score(run.truth, run.detections);
     sum.plays += s.plays;
@@ -117,6 +117,7 @@ function total(runs: { truth: Truth[]; detections: { track: number; start: numbe
     sum.correct += s.correct;
     sum.falseDetections += s.falseDetections;
     sum.startErrors.push(...s.startErrors);
+    sum.midFadeErrors.push(...s.midFadeErrors);
   }
   return sum;
 }
@@ -130,7 +131,7 @@ const median = (values: number[]) => {
 const percent = (part: number, whole: number) => (whole === 0 ? '-' : `${((100 * part) / whole).toFixed(1)}%`);
 
 function printTable(rows: Row[]) {
-  const header = ['condition', 'mix h', 'plays', 'recall', 'precision', 'false/h', 'start err', 'speed', 'query mem'];
+  const header = ['condition', 'mix h', 'plays', 'recall', 'precision', 'false/h', 'start err', 'mid-fade err', 'speed', 'query mem'];
   const lines = rows.map((row) => [
     row.name,
     row.hours.toFixed(2),
@@ -139,6 +140,7 @@ function printTable(rows: Row[]) {
     percent(row.scored.correct, row.scored.detections),
     (row.scored.falseDetections / row.hours).toFixed(1),
     `${median(row.scored.startErrors).toFixed(1)} s`,
+    `${median(row.scored.midFadeErrors).toFixed(1)} s`,
     row.speed === null ? '-' : `${Math.round(row.speed)}x`,
     row.memory === null ? '-' : `${Math.round(row.memory / MB)} MB`,
   ]);
@@ -333,6 +335,7 @@ async function main() {
   }
   console.log('');
   printTable(rows);
+  console.log("(start err: median seconds from each found play's fade-in start; mid-fade err: from the middle of its fade in)");
   if (olaf) {
     console.log("(Olaf's speed is wall time of its C query on decoded 16 kHz audio; its memory is not measured)");
     await rm(olaf.home, { recursive: true, force: true });

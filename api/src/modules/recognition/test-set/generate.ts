@@ -228,13 +228,17 @@ export function renderMix(set: TestSet, mix: PlannedMix): Float32Array {
 export interface Truth {
   track: number;
   start: number;
+  /** End of the fade in (the start when there is none). */
+  fadeInEnd: number;
   end: number;
   speed: number;
   keyLock: boolean;
 }
 
 export const truthOf = (mix: PlannedMix): Truth[] =>
-  mix.plays.filter((p) => p.known).map((p) => ({ track: p.track, start: p.start, end: p.end, speed: p.speed, keyLock: p.keyLock }));
+  mix.plays
+    .filter((p) => p.known)
+    .map((p) => ({ track: p.track, start: p.start, fadeInEnd: p.fadeInEnd, end: p.end, speed: p.speed, keyLock: p.keyLock }));
 
 export interface Scored {
   plays: number;
@@ -242,7 +246,10 @@ export interface Scored {
   detections: number;
   correct: number;
   falseDetections: number;
+  /** Seconds between each correct detection's start and its play's fade-in start. */
   startErrors: number[];
+  /** The same from the middle of the fade in (where the track becomes as loud as the one it replaces). */
+  midFadeErrors: number[];
 }
 
 /**
@@ -253,6 +260,7 @@ export function score(truth: Truth[], detections: { track: number; start: number
   const used = new Set<number>();
   let correct = 0;
   const startErrors: number[] = [];
+  const midFadeErrors: number[] = [];
   for (const detection of detections) {
     let best = -1;
     let bestOverlap = 0;
@@ -267,7 +275,9 @@ export function score(truth: Truth[], detections: { track: number; start: number
     if (best >= 0) {
       used.add(best);
       correct += 1;
-      startErrors.push(Math.abs(detection.start - (truth[best] as Truth).start));
+      const play = truth[best] as Truth;
+      startErrors.push(Math.abs(detection.start - play.start));
+      midFadeErrors.push(Math.abs(detection.start - (play.start + play.fadeInEnd) / 2));
     }
   }
   return {
@@ -277,5 +287,6 @@ export function score(truth: Truth[], detections: { track: number; start: number
     correct,
     falseDetections: detections.length - correct,
     startErrors,
+    midFadeErrors,
   };
 }
