@@ -73,7 +73,7 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
     auth,
     users: new UsersService(orm, storage),
     mixes,
-    tracks: new TracksService(orm),
+    tracks: new TracksService(orm, storage),
     library: new LibraryService(orm, mixes),
     follows: new FollowsService(orm),
     listens: new ListensService(orm),

@@ -421,6 +421,19 @@ describe('the public catalogue (tracks, track) and where a track is played (Trac
     });
   });
 
+  test('a cover kept as a file name (the demo references) is answered as its storage address; URLs stay as they are', async () => {
+    const em = t.services.orm.em.fork();
+    const reference = em.create(Track, { title: 'Reference', creators: [{ id: null, name: 'Synth' }], cover: 'reference-1.jpg' });
+    await em.flush();
+    const result = await gql<{ track: { coverUrl: string } }>(t.app, 'query ($id: ID!) { track(id: $id) { coverUrl } }', {
+      id: reference.id,
+    });
+    expect(result.errors).toBeUndefined();
+    expect(result.data?.track.coverUrl).toMatch(/^(https?:\/\/[^/]+)?\/.*app-assets\/track-covers\/reference-1\.jpg$/);
+    expect((await rest('GET', `/api/track/${reference.id}`)).json().cover).toBe(result.data?.track.coverUrl);
+    expect((await rest('GET', `/api/track/${ids.kora}`)).json().cover).toBe('https://covers.example.com/kora.jpg');
+  });
+
   test('Track.mixes: the published, visible mixes holding the track, newest first, with its start time; paged', async () => {
     const trackId = ids.other;
     const publish = async (title: string, startTime: number | null, daysAgo = 0) => {

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
 import { encodeCursor } from '../../shared/cursor.js';
 import { parseInput } from '../../shared/inputs.js';
+import { FOLDERS, isSafeFileName, objectKey, type StorageDriver } from '../media/storage.js';
 import { type MixPageRequest, parseMixPage } from '../mixes/mix.inputs.js';
 import { VISIBLE_MIX_SQL } from '../mixes/mix.policy.js';
 import type { MixListItem } from '../mixes/mix.views.js';
@@ -69,8 +70,21 @@ const searchTerms = (search: string) =>
 export class TracksService {
   private readonly catalogue: CatalogueService;
 
-  constructor(private readonly orm: Orm) {
+  constructor(
+    private readonly orm: Orm,
+    private readonly storage?: Pick<StorageDriver, 'publicUrl'>,
+  ) {
     this.catalogue = new CatalogueService(orm);
+  }
+
+  /**
+   * A track's cover as an address an <img> loads: imported catalogues and manual tracks give http(s) URLs, kept as
+   * they are; the demo world's references give one of our file names under app-assets/track-covers (SPEC §3).
+   */
+  private shown<T extends TrackView>(track: T): T {
+    const { cover } = track;
+    if (!cover || !this.storage || !isSafeFileName(cover)) return track;
+    return { ...track, cover: this.storage.publicUrl(objectKey(FOLDERS.trackCovers, cover)) };
   }
 
   private em(): EntityManager {
@@ -95,7 +109,9 @@ export class TracksService {
       limit == null ? [[...mixIds]] : [[...mixIds], limit],
     );
     for (const row of rows) {
-      byMix.get(row.mix_id)?.push({ position: row.position, startTime: row.start_time, endTime: row.end_time, track: trackView(row) });
+      byMix
+        .get(row.mix_id)
+        ?.push({ position: row.position, startTime: row.start_time, endTime: row.end_time, track: this.shown(trackView(row)) });
     }
     return byMix;
   }
@@ -104,8 +120,8 @@ export class TracksService {
    * Candidates for each typed row (SPEC `tracks_array`: artist and title), in row order: up to 5 catalogue tracks
    * each, best first; an empty list means "No options found". A row missing either is a 400 'Missing: Empty fields'.
    */
-  lookup(rows: unknown): Promise<TrackView[][]> {
-    return this.catalogue.lookup(rows);
+  async lookup(rows: unknown): Promise<TrackView[][]> {
+    return (await this.catalogue.lookup(rows)).map((candidates) => candidates.map((track) => this.shown(track)));
   }
 
   /** One track (catalogue or manual); 404 when there is none. */
@@ -114,7 +130,7 @@ export class TracksService {
     if (!id) throw TrackErrors.notFound();
     const [row] = await this.em().execute<TrackRow[]>(`select ${TRACK_COLUMNS} from track t where t.id = ?`, [id]);
     if (!row) throw TrackErrors.notFound();
-    return trackView(row);
+    return this.shown(trackView(row));
   }
 
   /**
@@ -146,7 +162,9 @@ export class TracksService {
       params,
     );
     return {
-      items: rows.slice(0, input.first).map((row) => ({ track: trackView(row), cursor: encodeCursor([String(row.search_no)]) })),
+      items: rows
+        .slice(0, input.first)
+        .map((row) => ({ track: this.shown(trackView(row)), cursor: encodeCursor([String(row.search_no)]) })),
       hasNextPage: rows.length > input.first,
     };
   }
