@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
-import { afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, type TestContext, test } from 'vitest';
 import { AdvisoryLocks } from '../src/db/advisory-locks.js';
 import { FOLDERS, newFileName, objectKey } from '../src/modules/media/storage.js';
 import { UploadStaging } from '../src/modules/media/upload-staging.js';
@@ -11,7 +11,7 @@ import { createTestApp, createTestDatabase, dropTestDatabase } from './support/a
 import { filesUnder, sineMp3 } from './support/audio.js';
 import { solidImage } from './support/images.js';
 import { typedTracks } from './support/mixes.js';
-import { killServerProcesses, type ServerProcess, startServerProcess } from './support/server-process.js';
+import { type ServerProcess, startServerProcess } from './support/server-process.js';
 import { eventually, orderedMultipart, startRawRequest } from './support/upload.js';
 
 /**
@@ -43,37 +43,32 @@ interface Stage {
   crashAndRestart(): Promise<void>;
 }
 
-let stage: Stage | null = null;
-
-async function freshStage(): Promise<Stage> {
+/** A database and a DATA_DIR of the test's own, and the server on them; all of it goes when the test ends. */
+async function freshStage(onTestFinished: TestContext['onTestFinished']): Promise<Stage> {
   const databaseUrl = await createTestDatabase();
   const dataDir = await mkdtemp(join(tmpdir(), 'mixcrate-crash-'));
   const db = new pg.Client({ connectionString: databaseUrl });
+  let started: Stage | null = null;
+  onTestFinished(async () => {
+    await started?.server.stop();
+    await db.end();
+    await dropTestDatabase(databaseUrl);
+    await rm(dataDir, { recursive: true, force: true });
+  });
   await db.connect();
-  const created: Stage = {
+  const stage: Stage = {
     databaseUrl,
     dataDir,
     db,
     server: await startServerProcess({ databaseUrl, dataDir }),
     async crashAndRestart() {
-      await created.server.crash();
-      created.server = await startServerProcess({ databaseUrl, dataDir });
+      await stage.server.crash();
+      stage.server = await startServerProcess({ databaseUrl, dataDir });
     },
   };
-  stage = created;
-  return created;
+  started = stage;
+  return stage;
 }
-
-afterEach(async () => {
-  if (!stage) return;
-  const { server, db, databaseUrl, dataDir } = stage;
-  stage = null;
-  await server.stop();
-  await killServerProcesses();
-  await db.end();
-  await dropTestDatabase(databaseUrl);
-  await rm(dataDir, { recursive: true, force: true });
-});
 
 async function signUp(server: ServerProcess): Promise<{ id: string; token: string }> {
   const created = await fetch(`${server.url}/api/user/create-user`, {
@@ -127,14 +122,16 @@ async function unreferencedMediaFiles(current: Stage): Promise<string[]> {
 }
 
 const TUS = { 'tus-resumable': '1.0.0' };
-// Two server starts and a sign-up take seconds on a quiet machine; a loaded one takes several times as long.
+// Two server starts (about 4 s of CPU each) and a sign-up: seconds on a quiet machine, a minute on a loaded one.
 const TEST_TIMEOUT_MS = 120_000;
+/** How long a poll waits for what it expects: it returns as soon as it sees it. */
+const POLL_LIMIT_MS = 30_000;
 
 describe('a SIGKILLed server, started again', () => {
   test(
     'create-mix killed while the MP3 streams into storage leaves no file and no draft',
-    async () => {
-      const current = await freshStage();
+    async ({ onTestFinished }) => {
+      const current = await freshStage(onTestFinished);
       const member = await signUp(current.server);
       const form = mixForm(longMp3);
       const upload = await startRawRequest(
@@ -151,6 +148,7 @@ describe('a SIGKILLed server, started again', () => {
       const writing = await eventually(
         () => filesUnder(audioFolder),
         (files) => files.length > 0,
+        POLL_LIMIT_MS,
       );
       expect(writing, 'the MP3 had reached storage when the server died').not.toEqual([]);
 
@@ -168,8 +166,8 @@ describe('a SIGKILLed server, started again', () => {
 
   test(
     'a resumable upload killed during a PATCH resumes from the offset the restarted server reports',
-    async () => {
-      const current = await freshStage();
+    async ({ onTestFinished }) => {
+      const current = await freshStage(onTestFinished);
       const member = await signUp(current.server);
       const headers = { ...TUS, 'x-auth-token': member.token };
       const created = await fetch(`${current.server.url}/api/uploads`, {
@@ -205,7 +203,7 @@ describe('a SIGKILLed server, started again', () => {
         },
         longMp3.subarray(2 * third, 2 * third + 300_000),
       );
-      expect(await eventually(bytesOnDisk, (size) => size > 2 * third)).toBeGreaterThan(2 * third);
+      expect(await eventually(bytesOnDisk, (size) => size > 2 * third, POLL_LIMIT_MS)).toBeGreaterThan(2 * third);
 
       await current.crashAndRestart();
       lastPatch.socket.destroy();
@@ -237,8 +235,8 @@ describe('a SIGKILLed server, started again', () => {
 
   test(
     'a waveform job killed while it decodes is finished by the restarted server',
-    async () => {
-      const current = await freshStage();
+    async ({ onTestFinished }) => {
+      const current = await freshStage(onTestFinished);
       const member = await signUp(current.server);
       const mix = await createMix(current.server, member.token, longMp3);
       const jobState = async () =>
@@ -247,7 +245,7 @@ describe('a SIGKILLed server, started again', () => {
       const waveformState = async () =>
         (await current.db.query<{ waveform_state: string }>('select waveform_state from mix where id = $1', [mix._id])).rows[0]
           ?.waveform_state;
-      expect(await eventually(jobState, (state) => state === 'active')).toBe('active');
+      expect(await eventually(jobState, (state) => state === 'active', POLL_LIMIT_MS)).toBe('active');
 
       await current.server.crash();
       // The crash came mid-decode: the job was taken and nothing was written.
@@ -255,21 +253,21 @@ describe('a SIGKILLed server, started again', () => {
       expect(await waveformState()).toBe('pending');
       await current.crashAndRestart();
 
-      expect(await eventually(waveformState, (state) => state !== 'pending', 30_000)).toBe('ready');
+      expect(await eventually(waveformState, (state) => state !== 'pending', POLL_LIMIT_MS)).toBe('ready');
       const [row] = (
         await current.db.query('select jsonb_array_length(peaks) as peaks, duration_seconds from mix where id = $1', [mix._id])
       ).rows;
       expect(row.peaks).toBe(1800);
       expect(row.duration_seconds).toBeGreaterThan(299);
-      expect(await eventually(jobState, (state) => state === 'completed')).toBe('completed');
+      expect(await eventually(jobState, (state) => state === 'completed', POLL_LIMIT_MS)).toBe('completed');
     },
     TEST_TIMEOUT_MS,
   );
 
   test(
     'a publish killed inside its transaction leaves a draft with no entitlement, and a retry publishes',
-    async () => {
-      const current = await freshStage();
+    async ({ onTestFinished }) => {
+      const current = await freshStage(onTestFinished);
       const member = await signUp(current.server);
       const mix = await createMix(current.server, member.token, shortMp3);
       const headers = { 'content-type': 'application/json', 'x-auth-token': member.token };
@@ -300,7 +298,7 @@ describe('a SIGKILLed server, started again', () => {
             where datname = current_database() and wait_event_type = 'Lock' and query ilike '%mix%'`,
           )
           .then((result) => result.rows[0]?.waiting ?? 0);
-      expect(await eventually(blockedPublish, (waiting) => waiting > 0)).toBe(1);
+      expect(await eventually(blockedPublish, (waiting) => waiting > 0, POLL_LIMIT_MS)).toBe(1);
 
       await current.server.crash();
       expect(await interrupted).toBeInstanceOf(Error);

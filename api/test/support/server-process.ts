@@ -27,19 +27,13 @@ export interface ServerProcess {
 export interface ServerProcessOptions {
   databaseUrl: string;
   dataDir: string;
-  env?: Record<string, string>;
 }
 
-/** Every server this test file started that may still run: a test that times out must not leave one behind. */
+/** Every server this test file started that may still run: a test that timed out while one started leaves it here. */
 const running = new Set<ChildProcess>();
 process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
-
-/** Kills whatever server a failed or timed-out test left running. */
-export async function killServerProcesses(): Promise<void> {
-  await Promise.all([...running].map((child) => ended(child, 'SIGKILL')));
-}
 
 async function ended(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
@@ -52,7 +46,7 @@ async function ended(child: ChildProcess, signal: NodeJS.Signals): Promise<void>
  * Starts the server on DATABASE_URL (never the embedded PostgreSQL: its postgres child would outlive a SIGKILLed Node)
  * and DATA_DIR, and resolves once it logs that it is ready.
  */
-export async function startServerProcess({ databaseUrl, dataDir, env = {} }: ServerProcessOptions): Promise<ServerProcess> {
+export async function startServerProcess({ databaseUrl, dataDir }: ServerProcessOptions): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: API_DIR,
     env: {
@@ -66,7 +60,6 @@ export async function startServerProcess({ databaseUrl, dataDir, env = {} }: Ser
       DEMO: '0',
       REDIS_URL: '',
       LOG_LEVEL: 'info',
-      ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
