@@ -11,6 +11,7 @@ const all = [
   'bench/lighthouse.ts',
   'bench/tracklist.ts',
   'bench/recognition.ts',
+  'bench/soak.ts',
 ];
 // `npm run bench -- lighthouse feed` runs only the named scenarios.
 const chosen = process.argv.slice(2);
