@@ -215,7 +215,9 @@ interface Segment {
   line: Line;
   start: number;
   end: number;
+  /** Distinct anchors while the segment is open (dropped when it closes, once counted into `count`). */
   anchors: Set<number>;
+  count: number;
   windows: number;
   referenceStart: number;
 }
@@ -299,7 +301,7 @@ export class RecognitionSession {
       this.current = new MatchBlock(this.current.index + 1);
       this.closeBlock();
     }
-    for (const segment of this.open.values()) this.closed.push(segment);
+    for (const segment of this.open.values()) this.close(segment);
     this.open.clear();
     return this.resolve();
   }
@@ -352,11 +354,17 @@ export class RecognitionSession {
     }
     for (const [track, segment] of this.open) {
       if (segment.end < windowEnd - settings.gapSeconds * FRAMES_PER_SECOND) {
-        this.closed.push(segment);
+        this.close(segment);
         this.open.delete(track);
       }
     }
     this.options.onProgress?.({ seconds: this.seconds, detections: this.closed.length });
+  }
+
+  private close(segment: Segment) {
+    segment.count = segment.anchors.size;
+    segment.anchors = new Set();
+    this.closed.push(segment);
   }
 
   /** Verified (track, line) hits in the window starting at frame `origin`. */
@@ -464,7 +472,7 @@ export class RecognitionSession {
     }
     let segment = this.open.get(hit.track);
     if (!segment) {
-      segment = { track: hit.track, line: hit.line, start: first, end: last, anchors: new Set(), windows: 0, referenceStart: 0 };
+      segment = { track: hit.track, line: hit.line, start: first, end: last, anchors: new Set(), count: 0, windows: 0, referenceStart: 0 };
       this.open.set(hit.track, segment);
       // Push the start back along the line through the earlier matches, while they keep coming (gaps under 4 s).
       const earlier: number[] = [];
@@ -491,9 +499,7 @@ export class RecognitionSession {
   /** Closed segments to detections: weak ones dropped, and of two that mostly overlap, the stronger kept. */
   private resolve(): RawDetection[] {
     const { settings } = this;
-    const strong = this.closed
-      .filter((s) => s.anchors.size >= settings.minDetectionAnchors)
-      .sort((a, b) => b.anchors.size - a.anchors.size);
+    const strong = this.closed.filter((s) => s.count >= settings.minDetectionAnchors).sort((a, b) => b.count - a.count);
     const kept: Segment[] = [];
     for (const segment of strong) {
       const length = Math.max(1, segment.end - segment.start);
@@ -511,11 +517,11 @@ export class RecognitionSession {
           track: segment.track,
           start: frameToSeconds(segment.start),
           end: frameToSeconds(segment.end),
-          confidence: 1 - Math.exp(-segment.anchors.size / 40),
+          confidence: 1 - Math.exp(-segment.count / 40),
           speed: line.speed,
           pitchShift: line.pitch,
           referenceStart: Math.max(0, frameToSeconds(line.at + line.speed * (segment.start - line.origin))),
-          anchors: segment.anchors.size,
+          anchors: segment.count,
         };
       });
   }
