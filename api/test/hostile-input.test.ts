@@ -242,3 +242,18 @@ describe('numbers PostgreSQL cannot compute with', () => {
     expect(graph.errors).toBeUndefined();
   });
 });
+
+describe('the same request many times at once', () => {
+  test('40 follow toggles at once all answer, and the pool is free afterwards', async () => {
+    const fan = await signUpMember(t.app);
+    const star = await signUpMember(t.app);
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        t.app.inject({ method: 'GET', url: `/api/user/follow/${star.id}`, headers: { 'x-auth-token': fan.token } }),
+      ),
+    );
+    expect(answers.every((answer) => answer.statusCode === 200)).toBe(true);
+    const stats = await t.app.inject({ method: 'GET', url: `/api/user/by-user-name/${star.userName}` });
+    expect(stats.statusCode).toBe(200);
+  });
+});

@@ -44,16 +44,17 @@ export class FollowsService {
     const targetId = parseInput(memberIdInput, rawTargetId);
     if (targetId === viewerId) throw FollowErrors.notYourself();
     if (!targetId) throw FollowErrors.memberNotFound();
+    // Statements through the transaction's own EntityManager: `getConnection().execute` would take a second pool
+    // connection per toggle, outside the transaction, and ten toggles at once would wait on each other for good.
     return this.em().transactional(async (em) => {
-      const connection = em.getConnection();
-      const [target] = await connection.execute<{ id: string }[]>('select id from app_user where id = ?', [targetId]);
+      const [target] = await em.execute<{ id: string }[]>('select id from app_user where id = ?', [targetId]);
       if (!target) throw FollowErrors.memberNotFound();
-      const removed = await connection.execute<{ follower_id: string }[]>(
+      const removed = await em.execute<{ follower_id: string }[]>(
         'delete from follow where follower_id = ? and followee_id = ? returning follower_id',
         [viewerId, targetId],
       );
       if (removed.length > 0) return 'UNFOLLOWED';
-      await connection.execute('insert into follow (follower_id, followee_id, created_at) values (?, ?, now()) on conflict do nothing', [
+      await em.execute('insert into follow (follower_id, followee_id, created_at) values (?, ?, now()) on conflict do nothing', [
         viewerId,
         targetId,
       ]);

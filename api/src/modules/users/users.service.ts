@@ -76,9 +76,10 @@ export class UsersService {
   setUserName(userId: string, rawUserName: unknown): Promise<IUser> {
     const userName = parseInput(userNameInput, rawUserName);
     return this.change(userId, async (user, em) => {
-      const taken = await em
-        .getConnection()
-        .execute<{ id: string }[]>('select id from app_user where lower(user_name) = lower(?) and id <> ?', [userName, userId]);
+      const taken = await em.execute<{ id: string }[]>('select id from app_user where lower(user_name) = lower(?) and id <> ?', [
+        userName,
+        userId,
+      ]);
       if (taken.length > 0) throw UserErrors.userNameTaken(userName);
       user.userName = userName;
     }).catch((error) => {
@@ -121,7 +122,7 @@ export class UsersService {
   /** Gives the member a random published, active, unexpired mix as the current mix; none is not an error. */
   assignRandomMix(userId: string): Promise<IUser> {
     return this.change(userId, async (user, em) => {
-      const [row] = await em.getConnection().execute<{ id: string }[]>(
+      const [row] = await em.execute<{ id: string }[]>(
         `select id from mix where ${VISIBLE_MIX_SQL}
            offset floor(random() * (select count(*) from mix where ${VISIBLE_MIX_SQL}))
            limit 1`,
