@@ -8,6 +8,7 @@ import { Mix } from '../modules/mixes/mix.entity.js';
 import { MixFeedTally } from '../modules/mixes/mix-feed-tally.entity.js';
 import { MixTrack } from '../modules/mixes/mix-track.entity.js';
 import { Entitlement, Payment } from '../modules/payments/payment.entity.js';
+import { recognitionEntities } from '../modules/recognition/recognition.entities.js';
 import { catalogueEntities } from '../modules/tracks/catalogue/catalogue.entities.js';
 import { Track } from '../modules/tracks/track.entity.js';
 import { User } from '../modules/users/user.entity.js';
@@ -27,4 +28,5 @@ export const entities = [
   MixFeedTally,
   StagedFile,
   ...catalogueEntities,
+  ...recognitionEntities,
 ];

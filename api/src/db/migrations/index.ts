@@ -3,6 +3,7 @@ import { Migration20261123000000_mix_feed } from './Migration20261123000000_mix_
 import { Migration20261124000000_mix_files } from './Migration20261124000000_mix_files.js';
 import { Migration20261125000000_catalogue } from './Migration20261125000000_catalogue.js';
 import { Migration20261126000000_staged_files } from './Migration20261126000000_staged_files.js';
+import { Migration20261127000000_recognition } from './Migration20261127000000_recognition.js';
 
 /** Every migration, in order. Listed explicitly so discovery does not depend on file globs or the build tool. */
 export const migrations = [
@@ -11,4 +12,5 @@ export const migrations = [
   { name: 'Migration20261124000000_mix_files', class: Migration20261124000000_mix_files },
   { name: 'Migration20261125000000_catalogue', class: Migration20261125000000_catalogue },
   { name: 'Migration20261126000000_staged_files', class: Migration20261126000000_staged_files },
+  { name: 'Migration20261127000000_recognition', class: Migration20261127000000_recognition },
 ];

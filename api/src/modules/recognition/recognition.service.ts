@@ -1,0 +1,183 @@
+/**
+ * Recognition wired to the catalogue: catalogue tracks' audio fingerprinted into PostgreSQL (`recognition_reference`,
+ * `recognition_fingerprint`), the in-memory index built from those rows once per process (and again when references
+ * change), and mixes identified against it. The engine itself (recognition.ts) knows nothing of the database.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Orm } from '../../db/orm.js';
+import { decodeAudio } from './audio.js';
+import {
+  type CatalogueTrack,
+  type Detection,
+  type Fingerprints,
+  IndexBuilder,
+  type MemoryIndex,
+  nameDetections,
+  RecognitionSession,
+  ReferenceFingerprinter,
+} from './recognition.js';
+
+export type AudioSource = AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+
+export interface IdentifyProgress {
+  /** Seconds of audio scanned. */
+  seconds: number;
+  /** Share of the audio scanned, when its duration is known. */
+  fraction: number | null;
+  /** Detections closed so far (more may follow; overlaps are resolved at the end). */
+  detections: number;
+}
+
+export interface IdentifyOptions {
+  durationSeconds?: number | null;
+  onProgress?: (progress: IdentifyProgress) => void;
+}
+
+export interface ReferenceSummary {
+  referenceNo: number;
+  trackId: string;
+  seconds: number;
+  entries: number;
+}
+
+/** Rows per INSERT when storing fingerprints. */
+const INSERT_BATCH = 50_000;
+/** References read per SELECT when building the index. */
+const LOAD_BATCH = 200;
+
+const intArray = (values: ArrayLike<number>) => `{${Array.from(values).join(',')}}`;
+
+interface LoadedIndex {
+  version: string;
+  index: MemoryIndex;
+  catalogue: Map<number, CatalogueTrack>;
+}
+
+export class RecognitionService {
+  private cached: LoadedIndex | null = null;
+  private loading: Promise<LoadedIndex> | null = null;
+
+  constructor(private readonly orm: Orm) {}
+
+  private em(): EntityManager {
+    return this.orm.em.fork() as EntityManager;
+  }
+
+  /** A track's fingerprints from its audio (MP3 or WAV), decoded as a stream. */
+  async fingerprint(source: AudioSource): Promise<Fingerprints> {
+    let fingerprinter: ReferenceFingerprinter | null = null;
+    await decodeAudio(source, (mono, sampleRate) => {
+      fingerprinter ??= new ReferenceFingerprinter(sampleRate);
+      fingerprinter.push(mono);
+    });
+    if (!fingerprinter) throw new Error('No audio could be decoded');
+    return (fingerprinter as ReferenceFingerprinter).finish();
+  }
+
+  /** Fingerprints a catalogue track's audio and stores it, replacing what the track had, in one transaction. */
+  async indexReference(trackId: string, source: AudioSource): Promise<ReferenceSummary> {
+    return this.storeFingerprints(trackId, await this.fingerprint(source));
+  }
+
+  async storeFingerprints(trackId: string, fingerprints: Fingerprints): Promise<ReferenceSummary> {
+    return this.em().transactional(async (em) => {
+      // Lock the track: two indexings of one track queue up instead of racing on the unique reference.
+      const [track] = await em.execute<{ id: string }[]>('select id from track where id = ? for update', [trackId]);
+      if (!track) throw new Error(`No catalogue track ${trackId}`);
+      await em.execute('delete from recognition_reference where track_id = ?', [trackId]);
+      const [reference] = await em.execute<{ reference_no: number }[]>(
+        'insert into recognition_reference (track_id, seconds, indexed_at) values (?, ?, now()) returning reference_no',
+        [trackId, fingerprints.seconds],
+      );
+      const referenceNo = (reference as { reference_no: number }).reference_no;
+      const signed = Int32Array.from(fingerprints.data);
+      for (let at = 0; at < fingerprints.hashes.length; at += INSERT_BATCH) {
+        const end = Math.min(fingerprints.hashes.length, at + INSERT_BATCH);
+        await em.execute(
+          `insert into recognition_fingerprint (reference_no, hash, data)
+           select ?, u.hash, u.data from unnest(?::int4[], ?::int4[]) as u(hash, data)
+           on conflict do nothing`,
+          [referenceNo, intArray(fingerprints.hashes.subarray(at, end)), intArray(signed.subarray(at, end))],
+        );
+      }
+      return { referenceNo, trackId, seconds: fingerprints.seconds, entries: fingerprints.hashes.length };
+    });
+  }
+
+  /** How many tracks are fingerprinted. */
+  async referenceCount(): Promise<number> {
+    const [row] = await this.em().execute<{ count: string }[]>('select count(*) as count from recognition_reference');
+    return Number(row?.count ?? 0);
+  }
+
+  /** Whether a track is fingerprinted already. */
+  async isIndexed(trackId: string): Promise<boolean> {
+    const rows = await this.em().execute('select 1 from recognition_reference where track_id = ?', [trackId]);
+    return rows.length > 0;
+  }
+
+  private async version(): Promise<string> {
+    const [row] = await this.em().execute<{ count: string; max: number | null }[]>(
+      'select count(*) as count, max(reference_no) as max from recognition_reference',
+    );
+    return `${row?.count ?? 0}:${row?.max ?? 0}`;
+  }
+
+  /**
+   * The index of every stored reference, built once per process and cached; rebuilt when references were added,
+   * replaced or removed since (one cheap query tells).
+   */
+  async loadIndex(): Promise<{ index: MemoryIndex; catalogue: Map<number, CatalogueTrack> }> {
+    const version = await this.version();
+    if (this.cached?.version === version) return this.cached;
+    this.loading ??= this.build(version).finally(() => {
+      this.loading = null;
+    });
+    const loaded = await this.loading;
+    this.cached = loaded;
+    return loaded;
+  }
+
+  private async build(version: string): Promise<LoadedIndex> {
+    const em = this.em();
+    const references = await em.execute<{ reference_no: number; track_id: string; title: string; external_id: string | null }[]>(
+      `select r.reference_no, r.track_id, t.title, t.external_id
+         from recognition_reference r join track t on t.id = r.track_id order by r.reference_no`,
+    );
+    const catalogue = new Map<number, CatalogueTrack>();
+    for (const row of references)
+      catalogue.set(row.reference_no, { trackId: row.track_id, externalId: row.external_id ?? row.track_id, title: row.title });
+    const builder = new IndexBuilder();
+    for (let at = 0; at < references.length; at += LOAD_BATCH) {
+      const numbers = references.slice(at, at + LOAD_BATCH).map((row) => row.reference_no);
+      const rows = await em.execute<{ reference_no: number; hash: number; data: number }[]>(
+        'select reference_no, hash, data from recognition_fingerprint where reference_no = any(?::int4[])',
+        [intArray(numbers)],
+      );
+      builder.reserve(rows.length);
+      for (const row of rows) builder.addRow(row.hash, row.reference_no, row.data);
+    }
+    return { version, index: builder.build(), catalogue };
+  }
+
+  /** The catalogue tracks playing in a mix's audio (MP3 or WAV, read as a stream), in time order. */
+  async identify(source: AudioSource, options: IdentifyOptions = {}): Promise<Detection[]> {
+    const { index, catalogue } = await this.loadIndex();
+    let session: RecognitionSession | null = null;
+    const duration = options.durationSeconds ?? null;
+    await decodeAudio(source, (mono, sampleRate) => {
+      session ??= new RecognitionSession(index, sampleRate, {
+        onProgress: (progress) =>
+          options.onProgress?.({
+            seconds: progress.seconds,
+            detections: progress.detections,
+            fraction: duration ? Math.min(1, progress.seconds / duration) : null,
+          }),
+      });
+      session.push(mono);
+    });
+    if (!session) throw new Error('No audio could be decoded');
+    const raw = (session as RecognitionSession).finish();
+    return nameDetections(raw, (track) => catalogue.get(track)).sort((a, b) => a.start - b.start);
+  }
+}
