@@ -19,6 +19,8 @@ import { createStorage } from './modules/media/storage-factory.js';
 import { UploadStaging } from './modules/media/upload-staging.js';
 import { WaveformService } from './modules/media/waveform.service.js';
 import { MixesService } from './modules/mixes/mixes.service.js';
+import { RecognitionService } from './modules/recognition/recognition.service.js';
+import { RecognitionJobs } from './modules/recognition/recognition-jobs.js';
 import { TracksService } from './modules/tracks/tracks.service.js';
 import { UsersService } from './modules/users/users.service.js';
 
@@ -34,6 +36,8 @@ export interface Services {
   follows: FollowsService;
   listens: ListensService;
   media: MediaService;
+  recognition: RecognitionService;
+  recognitionJobs: RecognitionJobs;
   close(): Promise<void>;
 }
 
@@ -64,7 +68,20 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
   });
   const fileCache = new MixFileCache(databaseUrl, log);
   const staging = new UploadStaging(orm, storage, locks, databaseUrl, log);
-  const media = new MediaService(orm, storage, mixes, uploads, waveforms, log, fileCache, staging);
+  const recognition = new RecognitionService(orm);
+  const recognitionJobs = new RecognitionJobs(
+    orm,
+    storage,
+    recognition,
+    {
+      connectionString: databaseUrl,
+      retryLimit: config.WAVEFORM_RETRY_LIMIT,
+      retryDelaySeconds: config.WAVEFORM_RETRY_DELAY_SECONDS,
+    },
+    log,
+    locks,
+  );
+  const media = new MediaService(orm, storage, mixes, uploads, waveforms, log, fileCache, staging, recognitionJobs);
   await media.resumeInterruptedWork();
   return {
     config,
@@ -78,6 +95,8 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
     follows: new FollowsService(orm),
     listens: new ListensService(orm),
     media,
+    recognition,
+    recognitionJobs,
     async close() {
       await media.close();
       await locks.close();

@@ -1,3 +1,4 @@
+import type { PubSub } from 'type-graphql';
 import type { Viewer } from '../modules/auth/tokens.js';
 import type { Services } from '../services.js';
 
@@ -5,6 +6,8 @@ export interface GraphQLContext {
   viewer: Viewer | null;
   ip: string;
   services: Services;
+  /** The PubSub, for subscriptions that decide who may subscribe before they listen (absent in server rendering). */
+  pubSub?: PubSub;
 }
 
 /** The token from an `Authorization: Bearer` header (HTTP) or a graphql-ws connection parameter. */

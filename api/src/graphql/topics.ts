@@ -2,6 +2,7 @@
 export const Topics = {
   ProfileUpdated: 'PROFILE_UPDATED',
   ListenerCount: 'LISTENER_COUNT',
+  RecognitionProgress: 'RECOGNITION_PROGRESS',
 } as const;
 
 export interface ProfileChangedEvent {

@@ -101,6 +101,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   const unsubscribers = [
     services.users.onProfileChanged((user) => pubSub.publish(Topics.ProfileUpdated, { id: user.id, userName: user.userName ?? null })),
     services.listens.onListenerCountChanged((event) => pubSub.publish(Topics.ListenerCount, event)),
+    services.recognitionJobs.onProgress((event) => pubSub.publish(Topics.RecognitionProgress, event)),
   ];
   const schema = await buildGraphQLSchema(pubSub);
   const limits = { maxDepth: config.GRAPHQL_MAX_DEPTH, maxCost: config.GRAPHQL_MAX_COST };
@@ -120,6 +121,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       viewer: await graphqlViewer(services, request),
       ip: request.ip,
       services,
+      pubSub,
     }),
   });
 
@@ -138,6 +140,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
           viewer: await viewerFromToken(services, token).catch(() => null),
           ip: ctx.extra.request.socket.remoteAddress ?? 'unknown',
           services,
+          pubSub,
         } satisfies GraphQLContext;
       },
     },

@@ -5,6 +5,7 @@ import { InvalidInputError, PayloadTooLargeError } from '../../shared/errors.js'
 import type { IMix } from '../mixes/mix.entity.js';
 import { type FileAccess, mixPolicy } from '../mixes/mix.policy.js';
 import type { MixesService } from '../mixes/mixes.service.js';
+import type { RecognitionJobs } from '../recognition/recognition-jobs.js';
 import { type AudioFacts, storeCheckedMp3 } from './audio.js';
 import { COVER_IMAGE_RULE, toSquareJpeg } from './images.js';
 import type { MixFileCache } from './mix-file-cache.js';
@@ -58,6 +59,7 @@ export class MediaService {
     private readonly log: Pick<FastifyBaseLogger, 'error'>,
     private readonly fileCache: MixFileCache,
     private readonly staging: UploadStaging,
+    readonly recognitions?: RecognitionJobs,
   ) {}
 
   /**
@@ -67,6 +69,7 @@ export class MediaService {
   async resumeInterruptedWork(): Promise<void> {
     await this.staging.sweep().catch((error) => this.log.error({ err: error }, 'could not sweep abandoned uploads'));
     await this.waveforms.resumePending();
+    await this.recognitions?.resumePending().catch((error) => this.log.error({ err: error }, 'could not resume recognition jobs'));
   }
 
   /**
@@ -131,6 +134,9 @@ export class MediaService {
       );
       await claimed?.remove();
       await this.waveforms.enqueue(mix.id).catch((error) => this.log.error({ err: error, mixId: mix.id }, 'could not queue the waveform'));
+      await this.recognitions
+        ?.enqueue(mix.id)
+        .catch((error) => this.log.error({ err: error, mixId: mix.id }, 'could not queue recognition'));
       return mix;
     } catch (error) {
       await this.staging.discard(stored).catch((cleanup) => this.log.error({ err: cleanup }, 'could not discard a failed upload'));
@@ -196,5 +202,6 @@ export class MediaService {
     await this.staging.close();
     await this.fileCache.close();
     await this.waveforms.close();
+    await this.recognitions?.close();
   }
 }

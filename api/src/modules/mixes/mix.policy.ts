@@ -59,6 +59,15 @@ export const mixPolicy = {
     return (await viewerId()) === mix.ownerId ? 'private' : null;
   },
 
+  /**
+   * What only the owner sees of a mix (the tracks recognised in it, the job finding them): a deactivated mix is gone
+   * for everyone; anyone else is refused with `notYours`.
+   */
+  assertIsOwner(mix: Pick<MixAccessFacts, 'deactivated' | 'ownerId'> | null, viewerId: string, notYours: () => Error): void {
+    if (!mix || mix.deactivated) throw MixErrors.notFound();
+    if (mix.ownerId !== viewerId) throw notYours();
+  },
+
   /** SPEC §2 and §6: the distance badge is hidden on the viewer's own mix. */
   distanceShown(viewerId: string | null, ownerId: string, distanceKm: number | null): number | null {
     return viewerId === ownerId ? null : distanceKm;

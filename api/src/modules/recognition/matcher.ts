@@ -288,6 +288,21 @@ export class RecognitionSession {
     return { matches: this.matchCount, lookups: this.lookups };
   }
 
+  /**
+   * Tracks found so far (seconds in the recording), for progress reports: segments strong enough to be a detection,
+   * closed or still open, before overlaps are resolved (`finish` has the final word).
+   */
+  found(): { track: number; start: number; end: number }[] {
+    const { minDetectionAnchors } = this.settings;
+    const strong = [
+      ...this.closed.filter((s) => s.count >= minDetectionAnchors),
+      ...[...this.open.values()].filter((s) => s.anchors.size >= minDetectionAnchors),
+    ];
+    return strong
+      .sort((a, b) => a.start - b.start)
+      .map((s) => ({ track: s.track, start: frameToSeconds(s.start), end: frameToSeconds(s.end) }));
+  }
+
   push(samples: Float32Array) {
     this.samples += samples.length;
     this.extractor.push(samples);

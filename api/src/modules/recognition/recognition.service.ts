@@ -26,6 +26,8 @@ export interface IdentifyProgress {
   fraction: number | null;
   /** Detections closed so far (more may follow; overlaps are resolved at the end). */
   detections: number;
+  /** Catalogue tracks found so far, in time order (provisional: `identify`'s answer has the final word). */
+  found: Omit<Detection, 'confidence'>[];
 }
 
 export interface IdentifyOptions {
@@ -167,12 +169,20 @@ export class RecognitionService {
     const duration = options.durationSeconds ?? null;
     await decodeAudio(source, (mono, sampleRate) => {
       session ??= new RecognitionSession(index, sampleRate, {
-        onProgress: (progress) =>
-          options.onProgress?.({
+        onProgress: (progress) => {
+          if (!options.onProgress) return;
+          const found: Omit<Detection, 'confidence'>[] = [];
+          for (const hit of (session as RecognitionSession).found()) {
+            const track = catalogue.get(hit.track);
+            if (track) found.push({ ...track, start: Math.round(hit.start * 10) / 10, end: Math.round(hit.end * 10) / 10 });
+          }
+          options.onProgress({
             seconds: progress.seconds,
             detections: progress.detections,
             fraction: duration ? Math.min(1, progress.seconds / duration) : null,
-          }),
+            found,
+          });
+        },
       });
       session.push(mono);
     });
