@@ -40,11 +40,17 @@ export const CANDIDATES_PER_ROW = 5;
 export const MIN_SCORE = 1.6;
 
 /**
- * Retrieval budgets: postings read per row (the rarest typed words first, until this many), tracks kept per row after
- * counting matched rare words, and tracks per row handed to the scorer after counting all typed words.
+ * Retrieval budgets. A row reads the postings of its rarest typed words (each with its typo variants) while their
+ * total stays within POSTING_BUDGET, and always those of its rarest word. When every typed word is common, one word's
+ * postings tell nothing (at 1,000,000 tracks a common word holds thousands of tracks, and the first cut would keep
+ * arbitrary ones): the row then also reads its second rarest word, and the rarest word of each typed field (artist,
+ * title), as long as they hold at most INTERSECT_BUDGET postings together, and the tracks holding most of the words
+ * read (their intersection) come first. FIRST_CUT tracks per row are kept after counting the words read, SECOND_CUT
+ * after counting all typed words; those are handed to the scorer.
  */
 const POSTING_BUDGET = 800;
-const FIRST_CUT = 60;
+const INTERSECT_BUDGET = 20_000;
+const FIRST_CUT = 30;
 const SECOND_CUT = 12;
 /** Typed words per row that look for candidates (more say nothing new; hostile rows carry hundreds). */
 const WORDS_PER_ROW = 12;
@@ -104,11 +110,12 @@ export class CatalogueService {
   async lookupRows(rows: readonly LookupRow[]): Promise<CatalogueTrack[][]> {
     const texts = rows.map((row) => typedText(row.artist, row.title));
     const keys: { key: string; tok: number }[] = [];
-    const toks: { row: number; tok: number }[] = [];
+    const toks: { row: number; tok: number; field: number }[] = [];
     texts.forEach((text, row) => {
+      const artistWords = new Set([...text.artist, ...text.others]);
       for (const word of queryWords(text).slice(0, WORDS_PER_ROW)) {
         const tok = toks.length;
-        toks.push({ row, tok });
+        toks.push({ row, tok, field: artistWords.has(word) ? 0 : 1 });
         for (const key of deletionKeys(word)) keys.push({ key, tok });
       }
     });
@@ -116,33 +123,36 @@ export class CatalogueService {
     if (toks.length === 0) return answers;
     // The lateral subqueries' LIMIT / OFFSET keep each one an index probe per outer row: the planner cannot guess how
     // few rows the JSON parameters hold, and would otherwise join whole tables.
+    // The statement keeps its cost estimate under jit_above_cost (per-row LIMITs in laterals): JIT compiling would
+    // cost more than the statement itself (50 ms at 1,000,000 tracks), which reads a few thousand index entries.
     const found = await this.em().execute<(TrackRow & { row: number })[]>(
       `with q as (select key, tok from jsonb_to_recordset(?::jsonb) as q(key text, tok int)),
-            toks as (select "row", tok from jsonb_to_recordset(?::jsonb) as t("row" int, tok int)),
+            toks as (select "row", tok, field from jsonb_to_recordset(?::jsonb) as t("row" int, tok int, field int)),
             cand as (
               select distinct q.tok, k.word_id
                 from q cross join lateral (select word_id from catalogue_word_key k where k.key = q.key offset 0) k),
             tokstat as (
-              select c.tok, t."row", array_agg(c.word_id) as words, sum(w.df) as df
+              select c.tok, t."row", t.field, array_agg(c.word_id) as words, sum(w.df) as df
                 from cand c
                 join toks t on t.tok = c.tok
                 cross join lateral (select df from catalogue_word w where w.id = c.word_id and w.df > 0 limit 1) w
-               group by c.tok, t."row"),
+               group by c.tok, t."row", t.field),
             chosen as (
               select * from (
                 select s.*, coalesce(sum(s.df) over (partition by s."row" order by s.df, s.tok
-                                                     rows between unbounded preceding and 1 preceding), 0) as before
+                                                     rows between unbounded preceding and 1 preceding), 0) as before,
+                       row_number() over (partition by s."row" order by s.df, s.tok) as nth,
+                       row_number() over (partition by s."row", s.field order by s.df, s.tok) as field_nth
                   from tokstat s) x
-               where before = 0 or before + df <= ?),
-            hits as (
-              select c."row", p.track_no, count(*) as n
-                from chosen c cross join lateral (
-                  select track_no from catalogue_posting p where p.word_id = any(c.words) offset 0) p
-               group by c."row", p.track_no),
+               where before = 0 or before + df <= ? or ((nth <= 2 or field_nth = 1) and before + df <= ?)),
             first_cut as (
-              select "row", track_no from (
-                select h.*, row_number() over (partition by h."row" order by h.n desc, h.track_no desc) as rank from hits h) x
-               where rank <= ?),
+              select r."row", h.track_no
+                from (select distinct "row" from chosen) r
+                cross join lateral (
+                  select p.track_no from chosen c cross join lateral (
+                    select track_no from catalogue_posting p where p.word_id = any(c.words) offset 0) p
+                   where c."row" = r."row"
+                   group by p.track_no order by count(*) desc, p.track_no desc limit ?) h),
             rowcodes as (
               select t."row", array_agg(c.word_id::bigint * 1024 + c.tok) as codes
                 from cand c join toks t on t.tok = c.tok group by t."row"),
@@ -160,7 +170,7 @@ export class CatalogueService {
                   from scored s) x
                where rank <= ?)
        select b."row", ${TRACK_COLUMNS} from second_cut b cross join lateral (select * from track where id = b.id limit 1) t`,
-      [json(keys), json(toks), POSTING_BUDGET, FIRST_CUT, SECOND_CUT],
+      [json(keys), json(toks), POSTING_BUDGET, INTERSECT_BUDGET, FIRST_CUT, SECOND_CUT],
     );
     const byRow = new Map<number, { item: CatalogueTrack; text: TrackText; popularity: number }[]>();
     for (const row of found) {
