@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded-postgres.js';
 import { migrate, type Orm, openOrm } from './db/orm.js';
 import { demoLoginsExist, loadDemoCatalogueOnce, loadDemoWorld } from './demo-world/loader.js';
+import { indexDemoReferencesOnce } from './demo-world/recognition-references.js';
 import { buildApp } from './http/app.js';
 import { createStorage } from './modules/media/storage-factory.js';
 import { createServices, type Services } from './services.js';
@@ -58,7 +59,9 @@ export async function startServer(config: Config, log: FastifyBaseLogger, webRoo
     const app = await buildApp(services, { logger: log, webRoot });
     await app.listen({ port: config.PORT, host: config.HOST });
     // The demo catalogue's first load takes seconds: the server serves meanwhile (lookups find fewer options until then).
-    const catalogue = config.DEMO ? loadDemoCatalogueInBackground(orm, log) : Promise.resolve();
+    // Then the demo references are fingerprinted for recognition (once; a stop interrupts it between references).
+    const stopping = new AbortController();
+    const catalogue = config.DEMO ? loadDemoCatalogueInBackground(orm, log, stopping.signal) : Promise.resolve();
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     return {
@@ -67,6 +70,7 @@ export async function startServer(config: Config, log: FastifyBaseLogger, webRoo
       url: `http://127.0.0.1:${port}`,
       hasDemoLogins: database.hasDemoLogins,
       async stop() {
+        stopping.abort();
         await catalogue;
         await app.close();
         await services.close();
@@ -81,6 +85,10 @@ export async function startServer(config: Config, log: FastifyBaseLogger, webRoo
 }
 
 /** Loads the demo catalogue (see loadDemoCatalogueOnce) while the server serves; a failure is logged, never thrown. */
-function loadDemoCatalogueInBackground(orm: Orm, log: FastifyBaseLogger): Promise<void> {
-  return loadDemoCatalogueOnce({ orm, log }).catch((error: unknown) => log.error({ err: error }, 'loading the demo catalogue failed'));
+function loadDemoCatalogueInBackground(orm: Orm, log: FastifyBaseLogger, signal: AbortSignal): Promise<void> {
+  return loadDemoCatalogueOnce({ orm, log })
+    .then(async () => {
+      if (!signal.aborted && (await demoLoginsExist(orm))) await indexDemoReferencesOnce({ orm, log }, signal);
+    })
+    .catch((error: unknown) => log.error({ err: error }, 'loading the demo catalogue or its fingerprints failed'));
 }
