@@ -35,6 +35,7 @@ let owner: Member;
 let other: Member;
 let cover: Buffer;
 let mixMp3: Buffer;
+let recognisedMixId: string;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -50,7 +51,7 @@ beforeAll(async () => {
       source: 'test',
       externalId: `T${reference.track}`,
       title: `Reference ${reference.track}`,
-      creators: [],
+      creators: [{ id: null, name: 'Test Artist' }],
       label: null,
       cover: null,
       releaseDate: null,
@@ -111,6 +112,7 @@ const codesOf = (error: unknown) =>
 
 test('after upload the owner follows the recognition live; the state query answers the tracks found', async () => {
   const { _id: mixId } = await createMixOver(t.app, owner.token, { cover, mp3: mixMp3, title: 'Recognised' });
+  recognisedMixId = mixId;
   const live = follow(owner.token, mixId);
   const stranger = follow(other.token, mixId).finished.catch((error) => error);
   const anonymous = follow(undefined, mixId).finished.catch((error) => error);
@@ -144,6 +146,32 @@ test('after upload the owner follows the recognition live; the state query answe
   const anonymousQuery = await gql(t.app, query, { mixId });
   expect(codesOf(anonymousQuery.errors?.[0])).toEqual(['UNAUTHENTICATED']);
 }, 180_000);
+
+test("the confirm step's lookup puts the recognised track first in the row it matches (owner only)", async () => {
+  // Rows typed vaguely: each could be any reference; the mix's recognition tells them apart, in play order.
+  const rows = TRUTH.map(() => ({ artist: 'test artist', title: 'reference' }));
+  const lookup = (token: string, mixId?: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/track/acquire-track-information',
+      headers: { 'x-auth-token': token },
+      payload: { tracks_array: rows, ...(mixId ? { mix_id: mixId } : {}) },
+    });
+  const firstTitles = (body: { data: { title: string }[][] }) => body.data.map((row) => row[0]?.title);
+  const plain = await lookup(owner.token);
+  expect(plain.statusCode).toBe(200);
+  expect(new Set(firstTitles(plain.json())).size).toBe(1);
+  const preselected = await lookup(owner.token, recognisedMixId);
+  expect(preselected.statusCode).toBe(200);
+  expect(firstTitles(preselected.json())).toEqual(TRUTH.map((play) => `Reference ${play.track}`));
+  for (const [i, row] of (preselected.json() as { data: unknown[][] }).data.entries())
+    expect(row).toHaveLength((plain.json() as { data: unknown[][] }).data[i]?.length ?? -1);
+  expect((await lookup(other.token, recognisedMixId)).statusCode).toBe(403);
+
+  const query = `query ($tracks: [TrackLookupRowInput!]!, $mixId: ID) { lookupTracks(tracks: $tracks, mixId: $mixId) { title } }`;
+  const answer = await gql<{ lookupTracks: { title: string }[][] }>(t.app, query, { tracks: rows, mixId: recognisedMixId }, owner.token);
+  expect(answer.data?.lookupTracks.map((row) => row[0]?.title)).toEqual(TRUTH.map((play) => `Reference ${play.track}`));
+});
 
 test('a job a stopped process left pending runs again at start', async () => {
   const mp3 = newFileName('mp3');

@@ -14,9 +14,11 @@ export function trackRoutes(services: Services) {
   return async (app: FastifyInstance) => {
     // The upload's step (a private screen), and the costliest read there is: members only.
     app.post('/track/acquire-track-information', async (request) => {
-      requireViewer(await viewerOf(services, request));
+      const viewer = requireViewer(await viewerOf(services, request));
       const body = bodyOf(request);
-      const candidates = await tracks.lookup(body.tracks_array ?? body.tracks);
+      // With the uploaded mix's id, the tracks recognised in it come first in the rows they match.
+      const recognised = body.mix_id === undefined ? [] : await services.recognitionJobs.recognisedTrackIds(viewer, body.mix_id);
+      const candidates = await tracks.lookup(body.tracks_array ?? body.tracks, recognised);
       return { status: 'success', data: candidates.map((row) => row.map(trackWire)) };
     });
 

@@ -251,6 +251,16 @@ export class RecognitionJobs {
     return mixId as string;
   }
 
+  /** The catalogue tracks recognised in a mix, in play order: for its owner only (the upload's confirm step). */
+  async recognisedTrackIds(viewer: Viewer, rawMixId: unknown): Promise<string[]> {
+    const mixId = await this.assertOwner(viewer, rawMixId);
+    const rows = await this.connection().execute<{ track_id: string }[]>(
+      'select track_id from recognition_result where mix_id = ? order by start, id',
+      [mixId],
+    );
+    return rows.map((row) => row.track_id);
+  }
+
   /** The recognition of a mix as its owner sees it: the job's state and progress, and the tracks found (once done). */
   async forOwner(viewer: Viewer, rawMixId: unknown): Promise<RecognitionView> {
     const mixId = await this.assertOwner(viewer, rawMixId);

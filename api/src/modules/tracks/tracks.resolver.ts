@@ -37,14 +37,17 @@ export class TracksResolver {
   @Query(() => [[TrackObject]], {
     description:
       'The upload’s track lookup (REST: POST /api/track/acquire-track-information; members only): for each typed row (1 to 30, each ' +
-      'with artist and title), up to 5 catalogue tracks, best first, in row order; an empty list means no options found.',
+      'with artist and title), up to 5 catalogue tracks, best first, in row order; an empty list means no options found. With ' +
+      'the id of the uploaded mix (its owner only), each row’s candidate recognised in the mix comes first.',
   })
   async lookupTracks(
     @Arg('tracks', () => [TrackLookupRowInput]) tracks: TrackLookupRowInput[],
     @Ctx() ctx: GraphQLContext,
+    @Arg('mixId', () => ID, { nullable: true }) mixId: string | null,
   ): Promise<TrackObject[][]> {
-    requireViewer(ctx.viewer);
-    const candidates = await ctx.services.tracks.lookup(tracks);
+    const viewer = requireViewer(ctx.viewer);
+    const recognised = mixId === null || mixId === undefined ? [] : await ctx.services.recognitionJobs.recognisedTrackIds(viewer, mixId);
+    const candidates = await ctx.services.tracks.lookup(tracks, recognised);
     return candidates.map((row) => row.map(TrackObject.from));
   }
 

@@ -7,6 +7,7 @@ import { type MixPageRequest, parseMixPage } from '../mixes/mix.inputs.js';
 import { VISIBLE_MIX_SQL } from '../mixes/mix.policy.js';
 import type { MixListItem } from '../mixes/mix.views.js';
 import { countOfMixes, filterOf, pageOfMixes } from '../mixes/mix-pages.js';
+import { preferRecognised } from '../recognition/preselect.js';
 import { CatalogueService } from './catalogue/catalogue.service.js';
 import { FEATURING, GENERIC_VERSION, VERSION_KINDS, words } from './catalogue/normalise.js';
 import type { ITrack } from './track.entity.js';
@@ -119,9 +120,12 @@ export class TracksService {
   /**
    * Candidates for each typed row (SPEC `tracks_array`: artist and title), in row order: up to 5 catalogue tracks
    * each, best first; an empty list means "No options found". A row missing either is a 400 'Missing: Empty fields'.
+   * With the tracks recognised in the mix (in play order), each row's recognised candidate comes first (see
+   * preferRecognised).
    */
-  async lookup(rows: unknown): Promise<TrackView[][]> {
-    return (await this.catalogue.lookup(rows)).map((candidates) => candidates.map((track) => this.shown(track)));
+  async lookup(rows: unknown, recognised: readonly string[] = []): Promise<TrackView[][]> {
+    const candidates = await this.catalogue.lookup(rows);
+    return preferRecognised(candidates, recognised).map((row) => row.map((track) => this.shown(track)));
   }
 
   /** One track (catalogue or manual); 404 when there is none. */
