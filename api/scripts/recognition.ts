@@ -61,13 +61,16 @@ async function trackFor(orm: Orm, path: string): Promise<{ id: string; title: st
     const row = rows.find((r) => r.external_id === candidate);
     if (row) return { id: row.id, title: row.title, created: false };
   }
-  const title = (tags.title ?? stem.replace(/[_]+/g, ' ')).slice(0, 300) || stem;
+  // Without tags, a name like "Artist - Title" gives both (so the upload's lookup finds the track by artist and title).
+  const named = /^(.+?)\s+-\s+(.+)$/.exec(stem.replace(/_+/g, ' '));
+  const title = (tags.title ?? named?.[2] ?? stem.replace(/_+/g, ' ')).slice(0, 300) || stem;
+  const artist = tags.artist ?? (tags.title ? null : (named?.[1] ?? null));
   await new CatalogueService(orm).write([
     {
       source: FILE_SOURCE,
       externalId: stem,
       title,
-      creators: tags.artist ? [{ id: null, name: tags.artist.slice(0, 200) }] : [],
+      creators: artist ? [{ id: null, name: artist.slice(0, 200) }] : [],
       label: null,
       cover: null,
       releaseDate: null,
