@@ -45,7 +45,8 @@ export const MIN_SCORE = 1.6;
  * postings tell nothing (at 1,000,000 tracks a common word holds thousands of tracks, and the first cut would keep
  * arbitrary ones): the row then also reads its second rarest word, and the rarest word of each typed field (artist,
  * title), as long as they hold at most INTERSECT_BUDGET postings together, and the tracks holding most of the words
- * read (their intersection) come first. FIRST_CUT tracks per row are kept after counting the words read, SECOND_CUT
+ * read (their intersection) come first, a typed word found as typed counting for more than a typo variant of it (in
+ * a dense vocabulary a name's variants are other artists' names). FIRST_CUT tracks per row are kept after counting the words read, SECOND_CUT
  * after counting all typed words; those are handed to the scorer.
  */
 const POSTING_BUDGET = 800;
@@ -110,12 +111,12 @@ export class CatalogueService {
   async lookupRows(rows: readonly LookupRow[]): Promise<CatalogueTrack[][]> {
     const texts = rows.map((row) => typedText(row.artist, row.title));
     const keys: { key: string; tok: number }[] = [];
-    const toks: { row: number; tok: number; field: number }[] = [];
+    const toks: { row: number; tok: number; field: number; word: string }[] = [];
     texts.forEach((text, row) => {
       const artistWords = new Set([...text.artist, ...text.others]);
       for (const word of queryWords(text).slice(0, WORDS_PER_ROW)) {
         const tok = toks.length;
-        toks.push({ row, tok, field: artistWords.has(word) ? 0 : 1 });
+        toks.push({ row, tok, field: artistWords.has(word) ? 0 : 1, word });
         for (const key of deletionKeys(word)) keys.push({ key, tok });
       }
     });
@@ -127,15 +128,16 @@ export class CatalogueService {
     // cost more than the statement itself (50 ms at 1,000,000 tracks), which reads a few thousand index entries.
     const found = await this.em().execute<(TrackRow & { row: number })[]>(
       `with q as (select key, tok from jsonb_to_recordset(?::jsonb) as q(key text, tok int)),
-            toks as (select "row", tok, field from jsonb_to_recordset(?::jsonb) as t("row" int, tok int, field int)),
+            toks as (select "row", tok, field, word from jsonb_to_recordset(?::jsonb) as t("row" int, tok int, field int, word text)),
             cand as (
               select distinct q.tok, k.word_id
                 from q cross join lateral (select word_id from catalogue_word_key k where k.key = q.key offset 0) k),
             tokstat as (
-              select c.tok, t."row", t.field, array_agg(c.word_id) as words, sum(w.df) as df
+              select c.tok, t."row", t.field, array_agg(c.word_id) as words, sum(w.df) as df,
+                     coalesce(min(c.word_id) filter (where w.word = t.word), 0) as exact
                 from cand c
                 join toks t on t.tok = c.tok
-                cross join lateral (select df from catalogue_word w where w.id = c.word_id and w.df > 0 limit 1) w
+                cross join lateral (select df, word from catalogue_word w where w.id = c.word_id and w.df > 0 limit 1) w
                group by c.tok, t."row", t.field),
             chosen as (
               select * from (
@@ -150,9 +152,10 @@ export class CatalogueService {
                 from (select distinct "row" from chosen) r
                 cross join lateral (
                   select p.track_no from chosen c cross join lateral (
-                    select track_no from catalogue_posting p where p.word_id = any(c.words) offset 0) p
+                    select word_id, track_no from catalogue_posting p where p.word_id = any(c.words) offset 0) p
                    where c."row" = r."row"
-                   group by p.track_no order by count(*) desc, p.track_no desc limit ?) h),
+                   group by p.track_no
+                   order by 2 * count(*) + count(*) filter (where p.word_id = c.exact) desc, p.track_no desc limit ?) h),
             rowcodes as (
               select t."row", array_agg(c.word_id::bigint * 1024 + c.tok) as codes
                 from cand c join toks t on t.tok = c.tok group by t."row"),
