@@ -117,8 +117,8 @@ export class MediaService {
       if (missing.length > 0 || !cover || !audio) throw new InvalidInputError(missing.join(' + '));
       if (isClientGone()) throw new InvalidInputError('Upload cancelled');
       const { fileName, facts } = audio;
-      const mix = await this.staging.commit(stored, (em) =>
-        this.mixes.createDraft(
+      const mix = await this.staging.commit(stored, async (em) => {
+        const draft = await this.mixes.createDraft(
           {
             ownerId,
             title,
@@ -130,8 +130,11 @@ export class MediaService {
             bitrate: facts.bitrate,
           },
           em,
-        ),
-      );
+        );
+        // Recorded with the draft: should the process die before queueing it, the next start finds it pending.
+        await this.recognitions?.recordPending(draft.id, em);
+        return draft;
+      });
       await claimed?.remove();
       await this.waveforms.enqueue(mix.id).catch((error) => this.log.error({ err: error, mixId: mix.id }, 'could not queue the waveform'));
       await this.recognitions

@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import type { AdvisoryLocks } from '../../db/advisory-locks.js';
@@ -119,6 +120,14 @@ export class RecognitionJobs {
       for (const job of jobs) await this.markFailed(job.data.mixId);
     });
     return boss;
+  }
+
+  /** Records a new mix's recognition as pending (in the caller's transaction, with the mix): `resumePending` finds it. */
+  async recordPending(mixId: string, em: Pick<EntityManager, 'execute'>): Promise<void> {
+    await em.execute(
+      `insert into recognition_job (mix_id, state, fraction, updated_at) values (?, 'pending', 0, now()) on conflict do nothing`,
+      [mixId],
+    );
   }
 
   /** Queues the recognition of a new mix; one job per mix (its id is the job's id), so asking twice is harmless. */
