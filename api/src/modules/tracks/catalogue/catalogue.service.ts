@@ -46,7 +46,9 @@ export const MIN_SCORE = 1.6;
  * arbitrary ones): the row then also reads its second rarest word, and the rarest word of each typed field (artist,
  * title), as long as they hold at most INTERSECT_BUDGET postings together, and the tracks holding most of the words
  * read (their intersection) come first, a typed word found as typed counting for more than a typo variant of it (in
- * a dense vocabulary a name's variants are other artists' names). FIRST_CUT tracks per row are kept after counting the words read, SECOND_CUT
+ * a dense vocabulary a name's variants are other artists' names). Among tracks matching as many typed words, the
+ * second cut keeps those with fewer words: the scorer rewards covering the track's words (a typed word too short for
+ * a typo, "Vrpe" for "Vepe", matches nothing here but still counts there). FIRST_CUT tracks per row are kept after counting the words read, SECOND_CUT
  * after counting all typed words; those are handed to the scorer.
  */
 const POSTING_BUDGET = 800;
@@ -160,7 +162,7 @@ export class CatalogueService {
               select t."row", array_agg(c.word_id::bigint * 1024 + c.tok) as codes
                 from cand c join toks t on t.tok = c.tok group by t."row"),
             scored as (
-              select f."row", t.id, t.popularity,
+              select f."row", t.id, t.popularity, cardinality(t.search_words) as size,
                      (select count(distinct code % 1024) from unnest(rc.codes) as code
                        where (code / 1024)::int = any(t.search_words)) as matched
                 from first_cut f
@@ -169,7 +171,7 @@ export class CatalogueService {
                   select id, popularity, search_words from track where search_no = f.track_no and not is_manual limit 1) t),
             second_cut as (
               select "row", id from (
-                select s.*, row_number() over (partition by s."row" order by s.matched desc, s.popularity desc, s.id) as rank
+                select s.*, row_number() over (partition by s."row" order by s.matched desc, s.size, s.popularity desc, s.id) as rank
                   from scored s) x
                where rank <= ?)
        select b."row", ${TRACK_COLUMNS} from second_cut b cross join lateral (select * from track where id = b.id limit 1) t`,
