@@ -51,7 +51,7 @@ export const MIN_SCORE = 1.6;
  * a typo, "Vrpe" for "Vepe", matches nothing here but still counts there). FIRST_CUT tracks per row are kept after counting the words read, SECOND_CUT
  * after counting all typed words; those are handed to the scorer.
  */
-const POSTING_BUDGET = 800;
+const POSTING_BUDGET = 400;
 const INTERSECT_BUDGET = 20_000;
 const FIRST_CUT = 30;
 const SECOND_CUT = 12;
