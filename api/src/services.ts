@@ -90,7 +90,7 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
     auth,
     users: new UsersService(orm, storage),
     mixes,
-    tracks: new TracksService(orm, storage),
+    tracks: new TracksService(orm, storage, (viewer, mixId) => recognitionJobs.recognisedTrackIds(viewer, mixId)),
     library: new LibraryService(orm, mixes),
     follows: new FollowsService(orm),
     listens: new ListensService(orm),

@@ -16,9 +16,8 @@ export function trackRoutes(services: Services) {
     app.post('/track/acquire-track-information', async (request) => {
       const viewer = requireViewer(await viewerOf(services, request));
       const body = bodyOf(request);
-      // With the uploaded mix's id, the tracks recognised in it come first in the rows they match.
-      const recognised = body.mix_id === undefined ? [] : await services.recognitionJobs.recognisedTrackIds(viewer, body.mix_id);
-      const candidates = await tracks.lookup(body.tracks_array ?? body.tracks, recognised);
+      const forMix = body.mix_id === undefined ? undefined : { viewer, mixId: body.mix_id };
+      const candidates = await tracks.lookup(body.tracks_array ?? body.tracks, forMix);
       return { status: 'success', data: candidates.map((row) => row.map(trackWire)) };
     });
 

@@ -46,8 +46,7 @@ export class TracksResolver {
     @Arg('mixId', () => ID, { nullable: true }) mixId: string | null,
   ): Promise<TrackObject[][]> {
     const viewer = requireViewer(ctx.viewer);
-    const recognised = mixId === null || mixId === undefined ? [] : await ctx.services.recognitionJobs.recognisedTrackIds(viewer, mixId);
-    const candidates = await ctx.services.tracks.lookup(tracks, recognised);
+    const candidates = await ctx.services.tracks.lookup(tracks, mixId === null || mixId === undefined ? undefined : { viewer, mixId });
     return candidates.map((row) => row.map(TrackObject.from));
   }
 

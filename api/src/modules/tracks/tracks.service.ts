@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
 import { encodeCursor } from '../../shared/cursor.js';
 import { parseInput } from '../../shared/inputs.js';
+import type { Viewer } from '../auth/tokens.js';
 import { FOLDERS, isSafeFileName, objectKey, type StorageDriver } from '../media/storage.js';
 import { type MixPageRequest, parseMixPage } from '../mixes/mix.inputs.js';
 import { VISIBLE_MIX_SQL } from '../mixes/mix.policy.js';
@@ -74,6 +75,8 @@ export class TracksService {
   constructor(
     private readonly orm: Orm,
     private readonly storage?: Pick<StorageDriver, 'publicUrl'>,
+    /** The tracks recognised in a mix, in play order, for its owner (the recognition module answers). */
+    private readonly recognisedIn?: (viewer: Viewer, mixId: unknown) => Promise<string[]>,
   ) {
     this.catalogue = new CatalogueService(orm);
   }
@@ -120,10 +123,11 @@ export class TracksService {
   /**
    * Candidates for each typed row (SPEC `tracks_array`: artist and title), in row order: up to 5 catalogue tracks
    * each, best first; an empty list means "No options found". A row missing either is a 400 'Missing: Empty fields'.
-   * With the tracks recognised in the mix (in play order), each row's recognised candidate comes first (see
+   * With the uploaded mix's id (its owner only), each row's candidate recognised in the mix comes first (see
    * preferRecognised).
    */
-  async lookup(rows: unknown, recognised: readonly string[] = []): Promise<TrackView[][]> {
+  async lookup(rows: unknown, forMix?: { viewer: Viewer; mixId: unknown }): Promise<TrackView[][]> {
+    const recognised = forMix && this.recognisedIn ? await this.recognisedIn(forMix.viewer, forMix.mixId) : [];
     const candidates = await this.catalogue.lookup(rows);
     return preferRecognised(candidates, recognised).map((row) => row.map((track) => this.shown(track)));
   }
