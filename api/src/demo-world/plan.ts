@@ -87,7 +87,7 @@ const FIRST_NAMES = [
   'Ida',
   'Tariq',
 ];
-const LAST_NAMES = [
+export const LAST_NAMES = [
   'Kraus',
   'Mensah',
   'Okafor',
@@ -127,7 +127,7 @@ const DJ_ALIASES = [
   'Satellite',
   'Field Notes',
 ];
-const ADJECTIVES = [
+export const ADJECTIVES = [
   'Midnight',
   'Golden',
   'Hazy',
@@ -145,7 +145,7 @@ const ADJECTIVES = [
   'Hidden',
   'Endless',
 ];
-const NOUNS = [
+export const NOUNS = [
   'Drive',
   'Garden',
   'Signal',
@@ -185,7 +185,7 @@ const ARTISTS = [
   'Glass Atlas',
   'Rene Dufresne',
 ];
-const LABELS = [
+export const LABELS = [
   'Fabric Loop',
   'Quiet Room Records',
   'Harbour Sound',
