@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import type { AdvisoryLocks } from '../../db/advisory-locks.js';
+import { startMixJobQueue } from '../../db/mix-job-queue.js';
 import type { Orm } from '../../db/orm.js';
 import type { WAVEFORM_STATES } from '../mixes/mix.entity.js';
 import { FOLDERS, objectKey, type StorageDriver } from './storage.js';
@@ -62,25 +63,21 @@ export class WaveformService {
   }
 
   private async startQueue(): Promise<PgBoss> {
-    const boss = new PgBoss({ connectionString: this.options.connectionString, max: 3, application_name: 'mixcrate-jobs' });
-    boss.on('error', (error) => this.log.error({ err: error }, 'waveform queue error'));
-    await boss.start();
-    const retries = {
-      retryLimit: this.options.retryLimit,
-      retryDelay: this.options.retryDelaySeconds,
-      retryBackoff: true,
-      expireInSeconds: JOB_EXPIRY_SECONDS,
-      deadLetter: WAVEFORM_DEAD_LETTER_QUEUE,
-    };
-    await boss.createQueue(WAVEFORM_DEAD_LETTER_QUEUE, { name: WAVEFORM_DEAD_LETTER_QUEUE });
-    if (await boss.getQueue(WAVEFORM_QUEUE)) await boss.updateQueue(WAVEFORM_QUEUE, { name: WAVEFORM_QUEUE, ...retries });
-    else await boss.createQueue(WAVEFORM_QUEUE, { name: WAVEFORM_QUEUE, ...retries });
-    this.workerId = await boss.work<WaveformJob>(WAVEFORM_QUEUE, { pollingIntervalSeconds: 1 }, async (jobs) => {
-      for (const job of jobs) await this.measure(job.data.mixId);
-    });
-    await boss.work<WaveformJob>(WAVEFORM_DEAD_LETTER_QUEUE, { pollingIntervalSeconds: 5 }, async (jobs) => {
-      for (const job of jobs) await this.markFailed(job.data.mixId);
-    });
+    const { boss, workerId } = await startMixJobQueue(
+      {
+        connectionString: this.options.connectionString,
+        maxConnections: 3,
+        applicationName: 'mixcrate-jobs',
+        queue: WAVEFORM_QUEUE,
+        deadLetterQueue: WAVEFORM_DEAD_LETTER_QUEUE,
+        retryLimit: this.options.retryLimit,
+        retryDelaySeconds: this.options.retryDelaySeconds,
+        expireInSeconds: JOB_EXPIRY_SECONDS,
+      },
+      { run: (mixId) => this.measure(mixId), failed: (mixId) => this.markFailed(mixId) },
+      this.log,
+    );
+    this.workerId = workerId;
     return boss;
   }
 

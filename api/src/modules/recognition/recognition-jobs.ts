@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import type { AdvisoryLocks } from '../../db/advisory-locks.js';
+import { startMixJobQueue } from '../../db/mix-job-queue.js';
 import type { Orm } from '../../db/orm.js';
 import { parseInput } from '../../shared/inputs.js';
 import type { Viewer } from '../auth/tokens.js';
@@ -100,25 +101,21 @@ export class RecognitionJobs {
   }
 
   private async startQueue(): Promise<PgBoss> {
-    const boss = new PgBoss({ connectionString: this.options.connectionString, max: 2, application_name: 'mixcrate-recognition' });
-    boss.on('error', (error) => this.log.error({ err: error }, 'recognition queue error'));
-    await boss.start();
-    const retries = {
-      retryLimit: this.options.retryLimit,
-      retryDelay: this.options.retryDelaySeconds,
-      retryBackoff: true,
-      expireInSeconds: JOB_EXPIRY_SECONDS,
-      deadLetter: RECOGNITION_DEAD_LETTER_QUEUE,
-    };
-    await boss.createQueue(RECOGNITION_DEAD_LETTER_QUEUE, { name: RECOGNITION_DEAD_LETTER_QUEUE });
-    if (await boss.getQueue(RECOGNITION_QUEUE)) await boss.updateQueue(RECOGNITION_QUEUE, { name: RECOGNITION_QUEUE, ...retries });
-    else await boss.createQueue(RECOGNITION_QUEUE, { name: RECOGNITION_QUEUE, ...retries });
-    this.workerId = await boss.work<{ mixId: string }>(RECOGNITION_QUEUE, { pollingIntervalSeconds: 1 }, async (jobs) => {
-      for (const job of jobs) await this.recognise(job.data.mixId);
-    });
-    await boss.work<{ mixId: string }>(RECOGNITION_DEAD_LETTER_QUEUE, { pollingIntervalSeconds: 5 }, async (jobs) => {
-      for (const job of jobs) await this.markFailed(job.data.mixId);
-    });
+    const { boss, workerId } = await startMixJobQueue(
+      {
+        connectionString: this.options.connectionString,
+        maxConnections: 2,
+        applicationName: 'mixcrate-recognition',
+        queue: RECOGNITION_QUEUE,
+        deadLetterQueue: RECOGNITION_DEAD_LETTER_QUEUE,
+        retryLimit: this.options.retryLimit,
+        retryDelaySeconds: this.options.retryDelaySeconds,
+        expireInSeconds: JOB_EXPIRY_SECONDS,
+      },
+      { run: (mixId) => this.recognise(mixId), failed: (mixId) => this.markFailed(mixId) },
+      this.log,
+    );
+    this.workerId = workerId;
     return boss;
   }
 
