@@ -90,7 +90,10 @@ export async function startApi(databaseUrl: string, processes = 1): Promise<ApiP
   const child: ChildProcess = spawn(
     process.execPath,
     [
-      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []),
+      // BENCH_CPU_PROF=1 (into /tmp/prof) or =DIR: a V8 CPU profile of the API process, written when it stops.
+      ...(process.env.BENCH_CPU_PROF
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF === '1' ? '/tmp/prof' : process.env.BENCH_CPU_PROF}`]
+        : []),
       '--import',
       'tsx',
       join(ROOT, 'bench/media-server.ts'),
