@@ -96,8 +96,10 @@ export async function startServer(config: Config, log: FastifyBaseLogger, webRoo
  * ends the build (which removes what it wrote, so the next start builds it again); a failure is logged, never thrown.
  */
 function buildDemoWorldInBackground(orm: Orm, storage: StorageDriver, log: FastifyBaseLogger, signal: AbortSignal): Promise<void> {
+  const started = Date.now();
   const build = async () => {
-    if (await loadDemoWorld({ orm, storage, log, signal })) {
+    const built = await loadDemoWorld({ orm, storage, log, signal });
+    if (built) {
       log.info(
         {
           dj: `${DEMO_LOGINS.dj.email} / ${DEMO_LOGINS.dj.password}`,
@@ -109,6 +111,8 @@ function buildDemoWorldInBackground(orm: Orm, storage: StorageDriver, log: Fasti
     if (signal.aborted) return;
     await loadDemoCatalogueOnce({ orm, log });
     if (!signal.aborted && (await demoLoginsExist(orm))) await indexDemoReferencesOnce({ orm, log }, signal);
+    if (built && !signal.aborted)
+      log.info({ ms: Date.now() - started }, 'demo world complete: members, mixes, catalogue, recognition index');
   };
   return build().catch((error: unknown) => {
     if (!signal.aborted) log.error({ err: error }, 'building the demo world failed');
