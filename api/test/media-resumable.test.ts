@@ -137,6 +137,31 @@ describe('tus resumable uploads for the MP3', () => {
     expect(forged.status).toBe(401);
   });
 
+  test('metadata that PostgreSQL cannot store (a NUL) is a 400, and no upload is made', async () => {
+    for (const value of ['a\u0000b', '\u0000']) {
+      const response = await fetch(`${base}/api/uploads`, {
+        method: 'POST',
+        headers: {
+          ...TUS,
+          'upload-length': '100',
+          'x-auth-token': member.token,
+          'upload-metadata': `filename ${Buffer.from(value).toString('base64')}`,
+        },
+      });
+      expect(response.status).toBe(400);
+    }
+    const named = await fetch(`${base}/api/uploads`, {
+      method: 'POST',
+      headers: {
+        ...TUS,
+        'upload-length': '100',
+        'x-auth-token': member.token,
+        'upload-metadata': `filename ${Buffer.from('set.mp3').toString('base64')}`,
+      },
+    });
+    expect(named.status).toBe(201);
+  });
+
   test("nobody else may see, continue or use a member's upload", async () => {
     const created = await createUpload(mp3.length);
     const location = String(created.headers.get('location'));

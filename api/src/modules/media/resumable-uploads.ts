@@ -5,6 +5,7 @@ import { ERRORS, type Lock, type Locker, type RequestRelease } from '@tus/utils'
 import type { AdvisoryLocks, HeldLock } from '../../db/advisory-locks.js';
 import type { Orm } from '../../db/orm.js';
 import { InvalidInputError } from '../../shared/errors.js';
+import { isStorableText } from '../../shared/inputs.js';
 import type { Viewer } from '../auth/tokens.js';
 import { MP3_MAX_BYTES, MP3_MESSAGES } from './audio.js';
 import { SharedUploadStore } from './shared-upload-store.js';
@@ -91,6 +92,9 @@ export class ResumableUploads {
       onUploadCreate: async (request, upload) => {
         const viewer = this.viewers.get(request);
         if (!viewer) throw refusal(401, 'No token, authorization denied');
+        // The metadata is kept in PostgreSQL (see SharedUploadStore), which stores no NUL or lone surrogate.
+        const texts = Object.entries(upload.metadata ?? {}).flatMap(([key, value]) => [key, value ?? '']);
+        if (!texts.every(isStorableText)) throw refusal(400, 'Upload-Metadata holds text that cannot be stored');
         return { metadata: { ...upload.metadata, owner: viewer.id } };
       },
       onResponseError: async (_request, error) => {
