@@ -266,8 +266,11 @@ export function loadDemoWorld({ orm, storage, log, signal }: DemoWorldOptions, o
       if (images.status === 'rejected') throw images.reason;
       await writeRows(orm, world, audio.value.mixes, Date.now());
       // The references' tracks exist now. Fingerprints not stored here (a stop in between) are indexed by a later start.
+      // A few transactions at once: each is mostly waiting on PostgreSQL.
       const recognition = new RecognitionService(orm);
-      for (const [trackId, fingerprints] of audio.value.fingerprints) await recognition.storeFingerprints(trackId, fingerprints);
+      await inParallel([...audio.value.fingerprints], 4, ([trackId, fingerprints]) =>
+        recognition.storeFingerprints(trackId, fingerprints).then(() => undefined),
+      );
     } catch (error) {
       await Promise.all(written.map((key) => storage.delete(key).catch(() => undefined)));
       throw error;
