@@ -41,7 +41,9 @@ const TARGET_RATIO = 2;
  * are applied to it at the start of each run, as to any database.
  */
 function seededDatabaseName(size: Size): string {
-  const hash = createHash('sha256').update(readFileSync(join(ROOT, 'bench/seed.ts'))).digest('hex');
+  const hash = createHash('sha256')
+    .update(readFileSync(join(ROOT, 'bench/seed.ts')))
+    .digest('hex');
   return `mixcrate_bench_feed_${size.mixes}_${hash.slice(0, 10)}`;
 }
 
