@@ -24,7 +24,7 @@ const PAGE_POLICY = [
   "base-uri 'self'",
   "form-action 'self'",
   "frame-ancestors 'none'",
-  "img-src 'self' blob:",
+  "img-src 'self' blob: data:",
   "object-src 'none'",
   /script-src 'self' 'nonce-[A-Za-z0-9+/]{22}=='/,
   "script-src-attr 'none'",

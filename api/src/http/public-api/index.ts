@@ -1,0 +1,27 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import type { FastifyInstance } from 'fastify';
+import type { GraphQLSchema } from 'graphql';
+import type { GraphQLContext } from '../../graphql/context.js';
+import type { Services } from '../../services.js';
+import { registerCors, socketOriginAllowed } from './cors.js';
+import { healthRoutes } from './health.js';
+import { registerOpenApi } from './openapi.js';
+import { ApiRateLimits, graphqlRateLimitPlugin, registerRateLimits, socketRateLimit } from './rate-limits.js';
+
+/**
+ * What makes the API one that other people's tools can build on: CORS, rate limits, health probes (and the docs and
+ * embeds registered beside them). Registered before the routes, so its hooks see every request.
+ */
+export async function registerPublicApi(app: FastifyInstance, services: Services) {
+  const { config } = services;
+  await registerCors(app, config);
+  const limits = new ApiRateLimits(config, services.orm.config.get('clientUrl') ?? '');
+  registerRateLimits(app, services, limits);
+  await app.register(healthRoutes(services));
+  await registerOpenApi(app, config);
+  return {
+    apolloPlugins: (schema: GraphQLSchema): ApolloServerPlugin<GraphQLContext>[] => [graphqlRateLimitPlugin(schema, limits)],
+    socketRateLimit: (schema: GraphQLSchema) => socketRateLimit(services, schema, limits),
+    verifySocketOrigin: socketOriginAllowed(config),
+  };
+}
