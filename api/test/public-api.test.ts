@@ -271,3 +271,44 @@ test('POST /api/user/follow/{id} toggles a follow, as the SPEC GET does', async 
   const unfollowed = await t.app.inject({ method: 'GET', url: `/api/user/follow/${other.id}`, headers });
   expect(unfollowed.json()).toEqual({ code: 'UNFOLLOWED' });
 });
+
+describe('the embed player', () => {
+  test('/embed/mix/{id} is a compact player page any site may frame: cover, title, audio, a link back', async () => {
+    const { publishedMix } = await import('./support/mixes.js');
+    const mixId = await publishedMix(t.app, t.services, member, { title: 'Embed <me>', genre: 'techno' });
+    const response = await t.app.inject({ method: 'GET', url: `/embed/mix/${mixId}` });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/text\/html/);
+    expect(String(response.headers['content-security-policy'])).toContain('frame-ancestors *');
+    const html = response.body;
+    expect(html).toContain('<h1><a href="http://localhost:4000/shared-mix/');
+    expect(html).toContain('Embed &lt;me&gt;');
+    expect(html).toMatch(/<img src="\/media\/mix\/mix-images\/[^"]+" alt="Cover of Embed &lt;me&gt;"/);
+    expect(html).toMatch(/<audio controls preload="none" src="\/media\/mix\/mix-audio\/[^"]+"/);
+    expect(html).toContain('Listen on mixcrate');
+    const oembed = await t.app.inject({
+      method: 'GET',
+      url: `/api/oembed?url=${encodeURIComponent(`http://localhost:4000/shared-mix/${mixId}`)}`,
+    });
+    expect(oembed.json().html).toContain(`<iframe src="http://localhost:4000/embed/mix/${mixId}" width="480" height="160"`);
+  });
+
+  test('an unknown or unpublished mix answers 404 with the SPEC words; other pages may not be framed', async () => {
+    const { draftMix } = await import('./support/mixes.js');
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'not-an-id', await draftMix(t.services, member)]) {
+      const response = await t.app.inject({ method: 'GET', url: `/embed/mix/${id}` });
+      expect(response.statusCode, id).toBe(404);
+      expect(response.body).toContain('No mix found :-/');
+      expect(response.body).toContain('Sorry, that mix may have been removed.');
+    }
+    const docs = await t.app.inject({ method: 'GET', url: '/docs/' });
+    expect(String(docs.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
+  });
+});
+
+test('GET /graphql from a browser opens the explorer; without a web build it says how to get one', async () => {
+  const response = await t.app.inject({ method: 'GET', url: '/graphql', headers: { accept: 'text/html' } });
+  expect(response.statusCode).toBe(200);
+  expect(response.body).toContain('npm run build -w web');
+  expect(response.body).not.toMatch(/apollographql|cdn\./);
+});

@@ -31,7 +31,7 @@ import { registerPublicApi } from './public-api/index.js';
 import { guardRequestBody, guardServer, type RequestGuardOptions } from './request-guards.js';
 import { scriptNonceOf, securityHeaderOptions } from './security-headers.js';
 import { serverRenderer } from './server-render.js';
-import { shareCardFor, webPages } from './share-meta.js';
+import { shareCardFor, sharedKindOf, webPages } from './share-meta.js';
 import { viewerOf } from './viewer.js';
 
 export interface AppOptions {
@@ -95,7 +95,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
   });
   await app.register(fastifyMultipart, { limits: { fields: 20, fileSize: 320 * 1024 * 1024, files: 4, parts: 30 } });
-  const publicApi = await registerPublicApi(app, services);
+  const publicApi = await registerPublicApi(app, services, options.webRoot);
 
   const events = createPubSubFor(config.REDIS_URL, services.orm.config.get('clientUrl') ?? '', app.log);
   await events.ready();
@@ -192,6 +192,13 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       if (!isClientRoute || !pages) return reply.status(404).send(notFound);
       // Shared mix and profile links unfurl in chat apps: their page carries OpenGraph and Twitter card tags.
       const card = await shareCardFor(services, path);
+      const sharedKind = card ? null : sharedKindOf(path);
+      if (sharedKind)
+        return reply
+          .status(404)
+          .type('text/html; charset=utf-8')
+          .header('cache-control', 'no-cache')
+          .send(await pages.notFound(sharedKind));
       const html = card
         ? await pages.shared(card, config.PUBLIC_URL, await renderShared(path, request.ip), scriptNonceOf(reply.raw))
         : await pages.index();
