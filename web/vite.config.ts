@@ -28,7 +28,5 @@ export default defineConfig(({ isSsrBuild }) => ({
     manifest: true,
     // Every route is its own chunk (see src/router.tsx); warn if a single chunk grows past this.
     chunkSizeWarningLimit: 300,
-    // The GraphQL explorer (served at /graphql, issue 19) and the embed player are pages of their own beside the app.
-    rollupOptions: isSsrBuild ? {} : { input: { main: 'index.html', explorer: 'explorer.html', embed: 'embed.html' } },
   },
 }));

@@ -25,6 +25,7 @@ const PAGE_POLICY = [
   "form-action 'self'",
   "frame-ancestors 'none'",
   "img-src 'self' blob: data:",
+  "font-src 'self' data:",
   "object-src 'none'",
   /script-src 'self' 'nonce-[A-Za-z0-9+/]{22}=='/,
   "script-src-attr 'none'",

@@ -21,7 +21,7 @@ query Feed {
       cursor
       node { id title genre owner { userName } }
     }
-    pageInfo { hasNextPage endCursor }
+    pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
   }
 }
 `;

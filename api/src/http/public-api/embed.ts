@@ -85,6 +85,7 @@ export function embedRoutes(services: Services, webRoot: string | undefined) {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
+<link rel="icon" type="image/svg+xml" href="/favicon.svg">
 <title>${escapeHtml(`${mix.title} · mixcrate`)}</title>
 <link rel="canonical" href="${escapeHtml(link)}">
 <style>${STYLE}</style>
