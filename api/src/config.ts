@@ -49,8 +49,8 @@ const envSchema = z.object({
   GRAPHQL_MAX_COST: z.coerce.number().int().min(10).default(2000),
   // The public API's budgets per client (member or address) and window; see README "Rate limits".
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
-  RATE_LIMIT_REQUESTS: z.coerce.number().int().min(1).default(600),
-  RATE_LIMIT_GRAPHQL_COST: z.coerce.number().int().min(10).default(60_000),
+  RATE_LIMIT_REQUESTS: z.coerce.number().int().min(1).default(1200),
+  RATE_LIMIT_GRAPHQL_COST: z.coerce.number().int().min(10).default(300_000),
   GCS_BUCKET: z.string().min(3).optional(),
   GCS_API_ENDPOINT: optionalUrl(['http:', 'https:']),
   GCS_PROJECT_ID: z.string().min(1).optional(),
