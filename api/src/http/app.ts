@@ -10,7 +10,7 @@ import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
-import { type ExecutionArgs, GraphQLError } from 'graphql';
+import { GraphQLError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import pino from 'pino';
 import { WebSocketServer } from 'ws';
@@ -140,9 +140,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       schema,
       onSubscribe: (ctx, _id, payload) => {
         const prepared = prepareWebSocketOperation(schema, payload, limits);
-        if (Array.isArray(prepared)) return prepared;
+        if (!('document' in prepared)) return prepared;
         const address = ctx.extra.request.socket.remoteAddress ?? 'unknown';
-        return socketRateLimit({ connectionParams: ctx.connectionParams, address }, prepared as ExecutionArgs);
+        return socketRateLimit({ connectionParams: ctx.connectionParams, address }, prepared);
       },
       onError: (_ctx, _id, _payload, errors) => formatSocketErrors(errors),
       onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: formatSocketErrors(result.errors) } : result),
