@@ -74,7 +74,7 @@ export class ResumableUploads {
     storage: StorageDriver,
     private readonly authenticate: (token: string) => Promise<Viewer>,
     private readonly locks: AdvisoryLocks,
-    options: { trustProxy?: boolean } = {},
+    options: { trustProxy?: boolean; allowsOrigin?: (origin: string) => boolean } = {},
   ) {
     this.store = new SharedUploadStore(orm, storage);
     this.server = new Server({
@@ -85,8 +85,8 @@ export class ResumableUploads {
       relativeLocation: true,
       respectForwardedHeaders: options.trustProxy ?? false,
       allowedHeaders: ['x-auth-token'],
-      // The browser reaches us on the same origin; no other site may drive uploads with a member's token.
-      allowedOrigins: [],
+      // Pages on the origins CORS_ORIGINS allows may upload too (with a token they hold: there are no cookies).
+      allowedOrigins: options.allowsOrigin ?? [],
       disableTerminationForFinishedUploads: false,
       onIncomingRequest: (request, id) => this.admit(request, id),
       onUploadCreate: async (request, upload) => {
