@@ -29,7 +29,7 @@ import { PaymentErrors } from './payment.errors.js';
 import { earningsInput, periodInput, publishInput, sessionIdInput, singlePurchaseInput, subscriptionInput } from './payment.inputs.js';
 import { paymentPolicy, SINGLE_PURCHASE_CENTS } from './payment.policy.js';
 import type { CheckoutFacts, CheckoutKind, PaymentProvider, SubscriptionFacts } from './providers/payment-provider.js';
-import { checkoutFacts, paidPeriodOf, StripeProvider, subscriptionFacts } from './providers/stripe-provider.js';
+import { checkoutFacts, paidPeriodOf, StripeProvider } from './providers/stripe-provider.js';
 import { TestModeProvider, testCustomerRefOf, testSubscriptionRefOf } from './providers/test-provider.js';
 
 export interface SubscriptionView {
@@ -282,21 +282,27 @@ export class PaymentsService {
         const facts = checkoutFacts(event.data.object);
         const subscription =
           facts.subscriptionRef && facts.status === 'paid' ? await this.stripe.retrieveSubscription(facts.subscriptionRef) : null;
-        return (em) => fulfilCheckout(em, { provider: 'stripe', facts, subscription, graceDays });
+        const now = new Date();
+        return (em) => fulfilCheckout(em, { provider: 'stripe', facts, subscription, graceDays, now });
       }
       case 'invoice.paid': {
         const period = paidPeriodOf(event.data.object, event.created);
         const subscription = period ? await this.stripe.retrieveSubscription(period.subscriptionRef) : null;
+        const fetchedAt = new Date();
         if (!period || !subscription) return nothing;
         return async (em) => {
-          const held = await applySubscription(em, 'stripe', subscription, new Date(), graceDays, period.userId);
+          const held = await applySubscription(em, 'stripe', subscription, fetchedAt, graceDays, period.userId);
           if (held) await recordPaidPeriod(em, held, period);
         };
       }
       case 'customer.subscription.updated':
       case 'customer.subscription.deleted': {
-        const facts = subscriptionFacts(event.data.object);
-        return (em) => applySubscription(em, 'stripe', facts, new Date(event.created * 1000), graceDays);
+        // The event says something changed; the subscription as Stripe holds it now says what, whatever order events
+        // arrive in (an event's own copy may be older than one already applied).
+        const facts = await this.stripe.retrieveSubscription(event.data.object.id);
+        const fetchedAt = new Date();
+        if (!facts) return nothing;
+        return (em) => applySubscription(em, 'stripe', facts, fetchedAt, graceDays);
       }
       default:
         return nothing;
