@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { hostingEnds } from '../src/modules/mixes/mix-lifecycle.js';
-import { Entitlement, Payment, Subscription, SubscriptionPayment } from '../src/modules/payments/payment.entity.js';
+import { Entitlement, Payment, PaymentEvent, Subscription, SubscriptionPayment } from '../src/modules/payments/payment.entity.js';
 import { createTestApp, gql, type Member, signUpMember, type TestApp } from './support/app.js';
 import { draftMix, typedTracks } from './support/mixes.js';
 import { type StripeStandIn, startStripeStandIn } from './support/stripe-stand-in.js';
@@ -204,7 +204,7 @@ describe('the webhook', () => {
     expect(unsigned.statusCode).toBe(400);
     expect((await mixRow(mixId)).status).toBe('draft');
     expect(await t.services.orm.em.fork().count(Payment, { providerRef: sessionId, status: 'paid' })).toBe(0);
-    expect(await t.services.orm.em.fork().count('PaymentEvent', { id: forged.id })).toBe(0);
+    expect(await t.services.orm.em.fork().count(PaymentEvent, { id: forged.id })).toBe(0);
   });
 
   test('a delayed payment: completed while unpaid publishes nothing; async_payment_succeeded publishes', async () => {
