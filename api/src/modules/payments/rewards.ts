@@ -110,7 +110,8 @@ export function allocateSubscriber(poolCents: number, listens: ListenedMix[]): C
       byCreator.set(key, share);
     }
   }
-  return [...byCreator.values()].sort((a, b) => b.cents - a.cents || (a.key < b.key ? -1 : 1));
+  // A creator whose share rounded to nothing gets no ledger line (the cent went to a larger remainder).
+  return [...byCreator.values()].filter((share) => share.cents > 0).sort((a, b) => b.cents - a.cents || (a.key < b.key ? -1 : 1));
 }
 
 /** A catalogue creator's stable key: its catalogue id when it has one, else its name folded to lower case. */
