@@ -84,6 +84,9 @@ export interface TestCheckoutView {
   renewal: boolean;
 }
 
+/** How long an open checkout is handed out again rather than a new one made (Stripe's sessions last 24 hours). */
+const REUSE_OPEN_CHECKOUT_MS = 60 * 60 * 1000;
+
 export interface WebhookOutcome {
   received: true;
   duplicate: boolean;
@@ -209,6 +212,21 @@ export class PaymentsService {
     viewerId: string,
     order: { kind: CheckoutKind; mixId: string | null; amountCents: number; description: string; successPath: string; cancelPath: string },
   ): Promise<{ redirect: string }> {
+    // The same checkout asked for again within the hour (a double click, a reload) is the same session.
+    const open = await em.findOne(
+      Payment,
+      {
+        user: viewerId,
+        kind: order.kind,
+        mix: order.mixId,
+        provider: this.provider.name,
+        status: 'created',
+        checkoutUrl: { $ne: null },
+        createdAt: { $gt: new Date(Date.now() - REUSE_OPEN_CHECKOUT_MS) },
+      },
+      { orderBy: { createdAt: 'desc' } },
+    );
+    if (open?.checkoutUrl) return { redirect: open.checkoutUrl };
     const user = await em.findOneOrFail(User, viewerId);
     const customer = await em.findOne(PaymentCustomer, { user: viewerId, provider: this.provider.name });
     const session = await this.provider.createCheckout({
@@ -229,6 +247,7 @@ export class PaymentsService {
       provider: this.provider.name,
       providerRef: session.sessionId,
       amountCents: order.amountCents,
+      checkoutUrl: session.url,
     });
     await em.flush();
     return { redirect: session.url };
