@@ -27,6 +27,12 @@ describe('paymentPolicy', () => {
     expect(paymentPolicy.acceptsState({ ...held, status: 'canceled' }, at('2027-01-01T00:00:00Z'))).toBe(false);
   });
 
+  test('a published mix may be renewed unless an active subscription hosts it with no end', () => {
+    expect(paymentPolicy.canRenew({ expiresAt: at('2027-01-01T00:00:00Z') }, true)).toBe(true);
+    expect(paymentPolicy.canRenew({ expiresAt: null }, true)).toBe(false);
+    expect(paymentPolicy.canRenew({ expiresAt: null }, false)).toBe(true);
+  });
+
   test('subscription-hosted mixes end a grace period after the subscription', () => {
     expect(paymentPolicy.subscriptionHostingEnds(at('2026-06-01T00:00:00Z'), 30)).toEqual(at('2026-07-01T00:00:00Z'));
   });

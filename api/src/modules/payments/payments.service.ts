@@ -146,7 +146,8 @@ export class PaymentsService {
     const sessionId = parseInput(sessionIdInput, rawSessionId);
     const facts = await this.provider.lookupCheckout(sessionId);
     if (!facts) throw PaymentErrors.sessionNotFound();
-    if (facts.userId !== viewerId) throw PaymentErrors.sessionNotYours();
+    // Someone else's session reads as no session at all: its id tells nobody anything.
+    if (facts.userId !== viewerId) throw PaymentErrors.sessionNotFound();
     return this.fulfil(facts);
   }
 
@@ -175,7 +176,8 @@ export class PaymentsService {
     mixPolicy.assertCanChange(mix && { deactivated: mix.deactivatedAt != null, ownerId: mix.owner.id }, viewerId);
     const owned = mix as NonNullable<typeof mix>;
     const renewal = owned.status === 'published';
-    if (renewal && owned.expiresAt === null && (await activeSubscriptionOf(em, viewerId))) throw PaymentErrors.notRenewable();
+    if (renewal && !paymentPolicy.canRenew({ expiresAt: owned.expiresAt ?? null }, (await activeSubscriptionOf(em, viewerId)) !== null))
+      throw PaymentErrors.notRenewable();
     const query = `mix_id=${owned.id}`;
     return this.checkout(em, viewerId, {
       kind: 'single',
@@ -440,7 +442,7 @@ export class PaymentsService {
       const mix = views.get(row.id);
       if (!mix) return [];
       const hosting = row.source ?? 'code';
-      return [{ mix, hosting, canRenew: !(hosting === 'subscription' && active) && !(mix.expiresAt === null && active) }];
+      return [{ mix, hosting, canRenew: paymentPolicy.canRenew(mix, active !== null) }];
     });
     return {
       testMode: this.testMode,
