@@ -67,7 +67,7 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
     log,
     locks,
   );
-  const uploads = new ResumableUploads(join(config.DATA_DIR, 'uploads'), (token) => auth.authenticate(token), locks, {
+  const uploads = new ResumableUploads(orm, storage, (token) => auth.authenticate(token), locks, {
     trustProxy: config.TRUST_PROXY,
   });
   const fileCache = new MixFileCache(databaseUrl, log);

@@ -101,7 +101,12 @@ export class MixConnectionObject {
   @Field(() => [MixEdgeObject]) edges!: MixEdgeObject[];
   @Field(() => [MixObject]) nodes!: MixObject[];
   @Field(() => PageInfoObject) pageInfo!: PageInfoObject;
-  @Field(() => Int, { description: 'How many mixes match, across all pages.' }) totalCount!: Promise<number>;
+  @Field(() => Int, { description: 'How many mixes match, across all pages (at least this many when totalCountIsLowerBound).' })
+  totalCount!: Promise<number>;
+  @Field(() => Boolean, {
+    description: 'True when more mixes match than were counted (a wide feed circle): show totalCount as "10,000+".',
+  })
+  totalCountIsLowerBound!: boolean;
 
   static from(services: Services, page: MixPage, viewerId: string | null): MixConnectionObject {
     const edges = page.items.map((item) => ({
@@ -113,6 +118,7 @@ export class MixConnectionObject {
       nodes: edges.map((edge) => edge.node),
       pageInfo: { hasNextPage: page.hasNextPage, endCursor: edges.at(-1)?.cursor ?? null },
       totalCount: page.totalCount,
+      totalCountIsLowerBound: page.totalCountIsLowerBound,
     });
   }
 }
