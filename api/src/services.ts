@@ -99,6 +99,7 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
     recognitionJobs,
     async close() {
       await media.close();
+      await recognition.close();
       await locks.close();
       mailer.close();
       redis?.disconnect();

@@ -54,6 +54,16 @@ export class IndexBuilder {
     this.count += 1;
   }
 
+  /** Stored rows as parallel arrays (`data` signed or unsigned). */
+  addRows(hashes: ArrayLike<number>, tracks: ArrayLike<number>, data: ArrayLike<number>) {
+    const n = hashes.length;
+    this.reserve(n);
+    this.hashes.set(hashes, this.count);
+    this.tracks.set(tracks, this.count);
+    for (let i = 0; i < n; i += 1) this.data[this.count + i] = (data[i] as number) >>> 0;
+    this.count += n;
+  }
+
   /** Room for `more` entries (saves growing step by step when the count is known). */
   reserve(more: number) {
     if (this.count + more <= this.hashes.length) return;
