@@ -49,6 +49,13 @@ const envSchema = z.object({
   DEMO: flag(true),
   WAVEFORM_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(3),
   WAVEFORM_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(30),
+  RECOGNITION_REFRESH_LIMIT: z.coerce.number().int().min(0).max(1000).default(10),
+  RECOGNITION_REFERENCE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(2 ** 31)
+    .default(200 * 1024 * 1024),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -43,6 +43,8 @@ const intArray = (values: ArrayLike<number>) => `{${Array.from(values).join(',')
 /** The index the recognition thread holds: which references (version), and the catalogue tracks they are. */
 export interface LoadedIndex {
   version: string;
+  /** When the newest reference in it was indexed, as PostgreSQL writes it (microseconds, which a Date would lose); null: none. */
+  newestAt: string | null;
   catalogue: Map<number, CatalogueTrack>;
   entries: number;
 }
@@ -55,8 +57,15 @@ export class RecognitionService {
   private cached: LoadedIndex | null = null;
   private loading: Promise<LoadedIndex> | null = null;
   private readonly thread = new RecognitionThread();
+  private readonly referenceListeners = new Set<() => void>();
 
   constructor(private readonly orm: Orm) {}
+
+  /** Called after a reference was stored (in this process): mixes recognised before it may hold it. */
+  onReferencesChanged(listener: () => void): () => void {
+    this.referenceListeners.add(listener);
+    return () => this.referenceListeners.delete(listener);
+  }
 
   /** Stops the recognition thread. */
   async close(): Promise<void> {
@@ -78,7 +87,7 @@ export class RecognitionService {
   }
 
   async storeFingerprints(trackId: string, fingerprints: Fingerprints): Promise<ReferenceSummary> {
-    return this.em().transactional(async (em) => {
+    const summary = await this.em().transactional(async (em) => {
       // Lock the track: two indexings of one track queue up instead of racing on the unique reference.
       const [track] = await em.execute<{ id: string }[]>('select id from track where id = ? for update', [trackId]);
       if (!track) throw new Error(`No catalogue track ${trackId}`);
@@ -100,6 +109,8 @@ export class RecognitionService {
       }
       return { referenceNo, trackId, seconds: fingerprints.seconds, entries: fingerprints.hashes.length };
     });
+    for (const listener of this.referenceListeners) listener();
+    return summary;
   }
 
   /** How many tracks are fingerprinted. */
@@ -114,11 +125,11 @@ export class RecognitionService {
     return rows.length > 0;
   }
 
-  private async version(): Promise<string> {
-    const [row] = await this.em().execute<{ count: string; max: number | null }[]>(
-      'select count(*) as count, max(reference_no) as max from recognition_reference',
+  private async version(): Promise<{ version: string; newestAt: string | null }> {
+    const [row] = await this.em().execute<{ count: string; max: number | null; newest: string | null }[]>(
+      'select count(*) as count, max(reference_no) as max, max(indexed_at)::text as newest from recognition_reference',
     );
-    return `${row?.count ?? 0}:${row?.max ?? 0}`;
+    return { version: `${row?.count ?? 0}:${row?.max ?? 0}`, newestAt: row?.newest ?? null };
   }
 
   /**
@@ -126,9 +137,9 @@ export class RecognitionService {
    * references were added, replaced or removed since (one cheap query tells), or when the thread was restarted.
    */
   async loadIndex(): Promise<LoadedIndex> {
-    const version = await this.version();
+    const { version, newestAt } = await this.version();
     if (this.cached?.version === version && this.thread.loadedVersion === version) return this.cached;
-    this.loading ??= this.build(version).finally(() => {
+    this.loading ??= this.build(version, newestAt).finally(() => {
       this.loading = null;
     });
     const loaded = await this.loading;
@@ -136,7 +147,7 @@ export class RecognitionService {
     return loaded;
   }
 
-  private async build(version: string): Promise<LoadedIndex> {
+  private async build(version: string, newestAt: string | null): Promise<LoadedIndex> {
     const em = this.em();
     const references = await em.execute<{ reference_no: number; track_id: string; title: string; external_id: string | null }[]>(
       `select r.reference_no, r.track_id, t.title, t.external_id
@@ -162,7 +173,7 @@ export class RecognitionService {
       }
     }
     await this.thread.loadIndex(version, batches());
-    return { version, catalogue, entries };
+    return { version, newestAt, catalogue, entries };
   }
 
   /** The catalogue tracks playing in a mix's audio (MP3 or WAV, read as a stream), in time order. */
