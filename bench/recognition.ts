@@ -344,7 +344,7 @@ async function main() {
   const entriesPerHour = index.size / referenceHours;
   console.log(
     `Index: ${(referenceHours).toFixed(2)} h of references, ${index.size} entries (${Math.round(entriesPerHour / 3600)} per second of audio); ` +
-      `${((entriesPerHour * 12) / MB).toFixed(2)} MB per reference hour as 12-byte rows (hash, track, data), ${((entriesPerHour * 8) / MB).toFixed(2)} MB in memory ` +
+      `${((entriesPerHour * 12) / MB).toFixed(2)} MB per reference hour as 12-byte rows (hash, track, data), ${((index.bytes - (HASH_SPACE + 1) * 4) / referenceHours / MB).toFixed(2)} MB in memory with the tracks' root peaks ` +
       `(+ ${Math.round(((HASH_SPACE + 1) * 4) / MB)} MB offset table once); references fingerprinted at ${Math.round(referenceSeconds / ((referenceCpu.user + referenceCpu.system) / 1e6))}x real time`,
   );
 
