@@ -20,6 +20,7 @@ export interface ThreadProgress {
 }
 
 export type ThreadRequest =
+  | { type: 'reset' }
   | { type: 'rows'; hashes: Uint32Array; tracks: Uint32Array; data: Uint32Array }
   | { type: 'build'; id: number }
   | { type: 'identify'; id: number; progress: boolean }
@@ -129,6 +130,8 @@ export class RecognitionThread {
   /** Replaces the worker's index with these rows (batches of parallel arrays; their buffers are handed over). */
   async loadIndex(version: string, batches: AsyncIterable<{ hashes: Uint32Array; tracks: Uint32Array; data: Uint32Array }>) {
     const { id, done, worker } = this.begin({});
+    // Rows of a load that failed half-way are dropped first.
+    worker.postMessage({ type: 'reset' } satisfies ThreadRequest);
     try {
       for await (const batch of batches) {
         worker.postMessage({ type: 'rows', ...batch } satisfies ThreadRequest, [

@@ -84,6 +84,9 @@ function start(id: number, work: (inbox: Inbox) => Promise<void>) {
 
 port.on('message', (message: ThreadRequest) => {
   switch (message.type) {
+    case 'reset':
+      builder = null;
+      break;
     case 'rows':
       builder ??= new IndexBuilder();
       builder.addRows(message.hashes, message.tracks, message.data);
