@@ -269,11 +269,16 @@ async function printEventLoopDelay(file: string, index: MemoryIndex, real: { tra
     for (const r of real) yield { hashes: r.hashes.slice(), tracks: new Uint32Array(r.hashes.length).fill(r.track), data: r.data.slice() };
   }
   await thread.loadIndex('bench', batches());
+  const started = performance.now();
   const onThread = await eventLoopDelay(() => thread.identify(createReadStream(file, { highWaterMark: 64 * 1024 }), () => undefined));
+  const seconds = (performance.now() - started) / 1000;
   await thread.close();
+  // The same span with nothing to do: how late timers fire anyway on this machine (its load, garbage collection).
+  const idle = await eventLoopDelay(() => new Promise((resolve) => setTimeout(resolve, seconds * 1000)));
   console.log(`\nEvent loop delay while one mix is recognised (monitorEventLoopDelay, 10 ms resolution):`);
   console.log(`  before, on the event loop's thread:   ${inline}`);
   console.log(`  after, on the recognition thread:     ${onThread}`);
+  console.log(`  idle, for the same ${seconds.toFixed(0)} s:            ${idle}`);
 }
 
 // ------------------------------------------------------------------------------------------------------------------
