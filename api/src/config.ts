@@ -70,6 +70,13 @@ const envSchema = z.object({
   SUBSCRIPTION_PRICE_CENTS: z.coerce.number().int().min(50).max(100_000).default(999),
   SUBSCRIPTION_GRACE_DAYS: z.coerce.number().int().min(0).max(365).default(30),
   PAYMENTS_SWEEP_SECONDS: z.coerce.number().int().min(10).max(86_400).default(3600),
+  RECOGNITION_REFRESH_LIMIT: z.coerce.number().int().min(0).max(1000).default(10),
+  RECOGNITION_REFERENCE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(2 ** 31)
+    .default(200 * 1024 * 1024),
 });
 
 export type Env = z.infer<typeof envSchema>;

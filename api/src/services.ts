@@ -22,6 +22,7 @@ import { MixesService } from './modules/mixes/mixes.service.js';
 import { PaymentsService } from './modules/payments/payments.service.js';
 import { RecognitionService } from './modules/recognition/recognition.service.js';
 import { RecognitionJobs } from './modules/recognition/recognition-jobs.js';
+import { TrackReferences } from './modules/recognition/track-references.service.js';
 import { TracksService } from './modules/tracks/tracks.service.js';
 import { UsersService } from './modules/users/users.service.js';
 import { originAllowed } from './shared/origins.js';
@@ -41,6 +42,7 @@ export interface Services {
   media: MediaService;
   recognition: RecognitionService;
   recognitionJobs: RecognitionJobs;
+  trackReferences: TrackReferences;
   close(): Promise<void>;
 }
 
@@ -83,6 +85,7 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
       connectionString: databaseUrl,
       retryLimit: config.WAVEFORM_RETRY_LIMIT,
       retryDelaySeconds: config.WAVEFORM_RETRY_DELAY_SECONDS,
+      refreshLimit: config.RECOGNITION_REFRESH_LIMIT,
     },
     log,
     locks,
@@ -104,9 +107,11 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
     media,
     recognition,
     recognitionJobs,
+    trackReferences: new TrackReferences(orm, recognition, uploads, config.RECOGNITION_REFERENCE_MAX_BYTES),
     async close() {
       payments.close();
       await media.close();
+      await recognition.close();
       await locks.close();
       mailer.close();
       redis?.disconnect();

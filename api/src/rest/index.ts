@@ -8,6 +8,7 @@ import { mediaRoutes } from './media.routes.js';
 import { mixRoutes } from './mixes.routes.js';
 import { oembedRoutes } from './oembed.routes.js';
 import { paymentRoutes } from './payments.routes.js';
+import { recognitionRoutes } from './recognition.routes.js';
 import { trackRoutes } from './tracks.routes.js';
 import { userRoutes } from './users.routes.js';
 
@@ -24,5 +25,6 @@ export function registerRestRoutes(services: Services) {
     await app.register(oembedRoutes(services));
     await app.register(trackRoutes(services));
     await app.register(paymentRoutes(services));
+    await app.register(recognitionRoutes(services));
   };
 }

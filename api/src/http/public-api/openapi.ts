@@ -84,6 +84,12 @@ export const OPERATIONS: Record<string, Operation> = {
     multipart: true,
   },
   'POST /api/track/acquire-track-information': { summary: 'Look tracks up for a tracklist', body: { tracks_array: 'array' }, member: true },
+  'POST /api/track/{id}/reference': {
+    summary: 'Add reference audio (MP3 or WAV, or a finished /api/uploads id) to a track you own, for recognition',
+    body: { audio: 'string' },
+    member: true,
+    multipart: true,
+  },
   'GET /api/track/{id}': { summary: 'A catalogue track' },
   'GET /api/track/{id}/mixes/{page}': { summary: 'Public mixes that play a track' },
   'POST /api/mix/update-mix': { summary: 'Set a draft tracklist', body: { mix_id: 'string', tracks: 'array' }, member: true },
