@@ -1,11 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { sineMp3 } from '../../../api/test/support/audio';
 import { solidImage } from '../../../api/test/support/images';
 
 const require = createRequire(import.meta.url);
-/** axe-core's browser build, injected into pages under test. */
-export const AXE_SCRIPT = require.resolve('axe-core/axe.min.js');
+/** axe-core's browser build, evaluated in pages under test (through the debugging protocol: the page's CSP allows no inline script). */
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 export interface UploadFiles {
   /** A file's contents, or the path of a file on disk. */
@@ -50,7 +51,7 @@ export async function fillStepOne(page: Page, title: string, files: UploadFiles,
 
 /** Serious and critical WCAG 2.1 A/AA violations axe-core finds on the page as it is, as "rule: target" lines. */
 export async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE_SCRIPT });
+  await page.evaluate(AXE_SOURCE);
   const found = await page.evaluate(async () => {
     const axe = (
       window as unknown as {
@@ -73,3 +74,37 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .flatMap((violation) => violation.targets.map((target) => `${violation.id}: ${target}`));
 }
+
+/** A draft mix of `owner` (create-mix over REST, as step 1 ends) with a typed tracklist of five, as step 3 ends. */
+export async function createDraftWithTracklist(baseUrl: string, token: string, title: string): Promise<string> {
+  const files = await smallUpload();
+  const form = new FormData();
+  form.append('cover', new Blob([new Uint8Array(files.cover.buffer)], { type: 'image/png' }), 'cover.png');
+  form.append('title', title);
+  if (typeof files.mp3 === 'string') throw new Error('smallUpload gives the MP3 as bytes');
+  form.append('mp3', new Blob([new Uint8Array(files.mp3.buffer)], { type: 'audio/mpeg' }), 'mix.mp3');
+  form.append('genre', 'deep_house');
+  const response = await fetch(`${baseUrl}/api/mix/create-mix`, { method: 'POST', headers: { 'x-auth-token': token }, body: form });
+  const created = (await response.json()) as { _id?: string };
+  if (!response.ok || !created._id) throw new Error(`create-mix answered ${response.status}: ${JSON.stringify(created)}`);
+  const tracks = TYPED_ROWS.map((row) => ({ title: row.title, creators: [row.artist], isManual: true }));
+  const answer = await fetch(`${baseUrl}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({
+      query: 'mutation($mixId: ID!, $tracks: [TracklistEntryInput!]!) { setTracklist(mixId: $mixId, tracks: $tracks) { position } }',
+      variables: { mixId: created._id, tracks },
+    }),
+  });
+  if (!answer.ok) throw new Error(`setTracklist answered ${answer.status}`);
+  return created._id;
+}
+
+/** Five rows a DJ might type at step 2. */
+export const TYPED_ROWS = [
+  { artist: 'Kerri Chandler', title: 'Rain' },
+  { artist: 'Moodymann', title: 'Shades of Jae' },
+  { artist: 'Larry Heard', title: 'Can You Feel It' },
+  { artist: 'Theo Parrish', title: 'Summertime Is Here' },
+  { artist: 'Floorplan', title: 'Never Grow Old' },
+];
