@@ -19,6 +19,7 @@ import { createStorage } from './modules/media/storage-factory.js';
 import { UploadStaging } from './modules/media/upload-staging.js';
 import { WaveformService } from './modules/media/waveform.service.js';
 import { MixesService } from './modules/mixes/mixes.service.js';
+import { PaymentsService } from './modules/payments/payments.service.js';
 import { RecognitionService } from './modules/recognition/recognition.service.js';
 import { RecognitionJobs } from './modules/recognition/recognition-jobs.js';
 import { TracksService } from './modules/tracks/tracks.service.js';
@@ -31,6 +32,7 @@ export interface Services {
   auth: AuthService;
   users: UsersService;
   mixes: MixesService;
+  payments: PaymentsService;
   tracks: TracksService;
   library: LibraryService;
   follows: FollowsService;
@@ -47,7 +49,9 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
   const tokens = await TokenService.create(config.JWT_SECRET, config.DATA_DIR, config.JWT_TTL);
   const mailer = new Mailer(config.SMTP_URL, config.MAIL_FROM, join(config.DATA_DIR, 'outbox'), log);
   const storage = createStorage(config);
-  const mixes = new MixesService(orm, storage, config.BETA_CODES);
+  const mixes = new MixesService(orm, storage);
+  const payments = new PaymentsService(orm, config, mixes, log);
+  payments.startSweeping();
   const auth = new AuthService(orm, tokens, new RateLimits(redis), mailer, config.PUBLIC_URL);
   const databaseUrl = orm.config.get('clientUrl') ?? '';
   const locks = new AdvisoryLocks(databaseUrl, log);
@@ -90,6 +94,7 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
     auth,
     users: new UsersService(orm, storage),
     mixes,
+    payments,
     tracks: new TracksService(orm, storage, (viewer, mixId) => recognitionJobs.recognisedTrackIds(viewer, mixId)),
     library: new LibraryService(orm, mixes),
     follows: new FollowsService(orm),
@@ -98,6 +103,7 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
     recognition,
     recognitionJobs,
     async close() {
+      payments.close();
       await media.close();
       await locks.close();
       mailer.close();
