@@ -151,6 +151,16 @@ export const appRoutes = (): RouteObject[] => [
                 (m) => m.CodeSuccessPage,
               ),
               screen(
+                'upload/payment/success-purchase',
+                () => import('./pages/payment-result/PaymentResultPage'),
+                (m) => m.PurchaseSuccessPage,
+              ),
+              screen(
+                'upload/payment/success-subscription',
+                () => import('./pages/payment-result/PaymentResultPage'),
+                (m) => m.SubscriptionSuccessPage,
+              ),
+              screen(
                 'upload/payment/canceled-purchase',
                 () => import('./pages/payment-result/PaymentResultPage'),
                 (m) => m.CanceledPurchasePage,

@@ -4,9 +4,17 @@ import { Link, Navigate, useNavigate } from 'react-router';
 import { AppShell } from '../../components/AppShell';
 import buttons from '../../components/Button.module.css';
 import { Spinner } from '../../components/Spinner';
-import { PublishDraftDocument, UploadDraftDocument } from '../../gql/graphql';
-import { formatClock } from '../../lib/format';
+import {
+  PaymentOptionsDocument,
+  PublishDraftDocument,
+  PublishPaidDocument,
+  StartSinglePurchaseDocument,
+  StartSubscriptionDocument,
+  UploadDraftDocument,
+} from '../../gql/graphql';
+import { formatClock, formatPrice } from '../../lib/format';
 import { serverMessage } from '../../lib/server-message';
+import { goToCheckout } from '../../upload/checkout';
 import shared from '../../upload/Upload.module.css';
 import { UploadSteps } from '../../upload/UploadSteps';
 import { markPayment, readMixId } from '../../upload/upload-state';
@@ -94,6 +102,91 @@ function BetaCode({ mixId }: { mixId: string }) {
 }
 
 /**
+ * SPEC §2 step 4 and §9: a single purchase ($4.00, 12 months of hosting) or a subscription, each through checkout; a
+ * member who subscribes already publishes at once. The mix is published by the server on its own evidence.
+ */
+function PaidOptions({ mixId }: { mixId: string }) {
+  const navigate = useNavigate();
+  const { data } = useQuery(PaymentOptionsDocument, { fetchPolicy: 'network-only' });
+  const [startPurchase, purchase] = useMutation(StartSinglePurchaseDocument);
+  const [startSubscription, subscription] = useMutation(StartSubscriptionDocument);
+  const [publish, publishing] = useMutation(PublishPaidDocument);
+  const [problem, setProblem] = useState<string | null>(null);
+  const busy = purchase.loading || subscription.loading || publishing.loading || purchase.called || subscription.called;
+  const billing = data?.billing;
+  if (!billing) return null;
+
+  async function checkout(kind: 'session' | 'subscription') {
+    setProblem(null);
+    try {
+      const answer =
+        kind === 'session'
+          ? (await startPurchase({ variables: { mixId } })).data?.createSinglePurchaseSession
+          : (await startSubscription({ variables: { mixId } })).data?.createSubscriptionSession;
+      if (!answer) throw new Error('No checkout address');
+      markPayment(kind);
+      goToCheckout(answer.redirect);
+    } catch (error) {
+      purchase.reset();
+      subscription.reset();
+      setProblem(serverMessage(error, 'The checkout could not be opened. Please try again.'));
+    }
+  }
+
+  async function publishWithSubscription() {
+    setProblem(null);
+    try {
+      await publish({ variables: { mixId } });
+      markPayment('subscription');
+      navigate('/upload/payment/success-code');
+    } catch (error) {
+      setProblem(serverMessage(error, 'The mix could not be published. Please try again.'));
+    }
+  }
+
+  return (
+    <section className={shared.section} aria-labelledby="plans-title">
+      <h2 id="plans-title" className={shared.sectionTitle}>
+        Or pay to publish
+      </h2>
+      {billing.testMode ? <p className={shared.text}>Test mode: no card is charged.</p> : null}
+      <div className={styles.plans}>
+        <div className={styles.plan}>
+          <h3 className={shared.sectionTitle}>Single upload</h3>
+          <p className={styles.price}>{formatPrice(billing.singlePurchaseCents)}</p>
+          <p className={shared.text}>This mix, hosted for 12 months.</p>
+          <button type="button" className={buttons.primary} disabled={busy} onClick={() => void checkout('session')}>
+            Buy single upload
+          </button>
+        </div>
+        <div className={styles.plan}>
+          <h3 className={shared.sectionTitle}>Subscription</h3>
+          <p className={styles.price}>
+            {formatPrice(billing.subscriptionCents)}
+            <span className={shared.text}> / month</span>
+          </p>
+          <p className={shared.text}>Unlimited uploads; 70% of the fee goes to the music creators you play.</p>
+          {billing.subscribed ? (
+            <button type="button" className={buttons.primary} disabled={busy} onClick={() => void publishWithSubscription()}>
+              Publish with your subscription
+            </button>
+          ) : (
+            <button type="button" className={buttons.primary} disabled={busy} onClick={() => void checkout('subscription')}>
+              Subscribe
+            </button>
+          )}
+        </div>
+      </div>
+      {problem ? (
+        <div className={shared.alert} role="alert">
+          {problem}
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+/**
  * SPEC §2 step 4, /upload/payment: the draft's title, cover and tracklist as the server kept them, and the ways to
  * publish it: a BETA code, a single purchase or a subscription.
  */
@@ -144,9 +237,12 @@ export function PaymentPage() {
                 This mix is published. <Link to={`/mix/${mix.id}`}>Open it</Link>
               </div>
             ) : (
-              <section className={shared.section} aria-label="Ways to publish">
-                <BetaCode mixId={mix.id} />
-              </section>
+              <>
+                <section className={shared.section} aria-label="Ways to publish">
+                  <BetaCode mixId={mix.id} />
+                </section>
+                <PaidOptions mixId={mix.id} />
+              </>
             )}
           </>
         ) : null}
