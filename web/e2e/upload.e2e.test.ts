@@ -10,7 +10,7 @@ import { sineMp3 } from '../../api/test/support/audio';
 import { launchBrowser } from './support/browser';
 import { fillStepOne, signedInPage, smallUpload, type UploadFiles } from './support/upload';
 import { REPO_DIR } from './support/web-build';
-import { type Member, signUpMember } from './support/world';
+import { graphql, type Member, signUpMember } from './support/world';
 
 const baseUrl = inject('baseUrl');
 const databaseUrl = inject('databaseUrl');
@@ -222,97 +222,223 @@ describe('steps 2 to 4', () => {
     await tab.context().close();
     expect(pageErrors.splice(0)).toEqual([]);
   }, 90_000);
+});
 
-  it.runIf(databaseUrl)(
-    'recognition streams in on step 2; recognised tracks come first with their times; the mix is on home, profile and share link',
-    async () => {
-      const work = await mkdtemp(join(tmpdir(), 'mixcrate-e2e-recognition-'));
-      try {
-        const mp3Path = join(work, 'demo-mix.mp3');
-        const made = await run(
-          process.execPath,
-          ['--import', 'tsx', '../web/e2e/support/demo-recognition.ts', databaseUrl ?? '', mp3Path],
-          {
-            cwd: join(REPO_DIR, 'api'),
-            maxBuffer: 1024 * 1024,
-          },
-        );
-        const tracklist = JSON.parse(made.stdout.trim().split('\n').pop() ?? '[]') as {
-          trackId: string;
-          title: string;
-          creators: string[];
-          startTime: number;
-        }[];
-        const dj = await signUpMember(baseUrl, REYKJAVIK, 'up_recog');
-        const title = `Recognised mix ${dj.userName}`;
-        const tab = await page(dj);
-        // Every state the recognition panel shows, as it shows it.
-        await tab.addInitScript(() => {
-          const seen: string[] = [];
-          (window as unknown as { recognitionSeen: string[] }).recognitionSeen = seen;
-          new MutationObserver(() => {
-            const panel = document.querySelector('section[aria-labelledby="recognition-title"]');
-            const text = panel?.textContent ?? '';
-            if (text && seen[seen.length - 1] !== text) seen.push(text);
-          }).observe(document, { subtree: true, childList: true, characterData: true });
-        });
-        const upload: UploadFiles = { ...files, mp3: { name: 'demo-mix.mp3', mimeType: 'audio/mpeg', buffer: await readFile(mp3Path) } };
-        await uploadAndType(tab, title, upload);
-        await tab.getByText(/^Scan complete: \d+ tracks? found\.$/).waitFor({ timeout: 90_000 });
-        const seen = await tab.evaluate(() => (window as unknown as { recognitionSeen: string[] }).recognitionSeen);
-        // Live: the share scanned grew on screen, and tracks were listed while the scan still ran.
-        const running = seen.filter((text) => /Scanning your mix: \d+%/.test(text));
-        expect(running.length).toBeGreaterThan(0);
-        expect(running.some((text) => /Scanning your mix: (\d|[1-9]\d)%/.test(text) && /\d+:\d\d/.test(text))).toBe(true);
-        for (const track of tracklist) await tab.getByRole('list', { name: 'Tracks found so far' }).getByText(track.title).waitFor();
+interface ReferenceTrack {
+  trackId: string;
+  title: string;
+  creators: string[];
+  startTime: number;
+}
 
-        // The rows were filled from recognition in play order; the DJ types the fifth.
-        for (const [index, track] of tracklist.entries()) {
-          await expect.poll(() => tab.getByLabel(`Track title, track ${index + 1}`, { exact: true }).inputValue()).toBe(track.title);
-          expect(await tab.getByLabel(`Artist, track ${index + 1}`, { exact: true }).inputValue()).toBe(track.creators.join(', '));
-        }
-        await typeRows(tab, [{ artist: 'Typed Artist', title: 'Typed Title' }], tracklist.length);
-        await tab.getByRole('button', { name: 'Search tracks' }).click();
+/** Through step 1 and step 2 with rows typed to match catalogue tracks, past step 3's choices, to step 4. */
+async function uploadToPayment(tab: Page, title: string, tracks: ReferenceTrack[]): Promise<void> {
+  await uploadAndType(tab, title);
+  const rows = tracks.map((track) => ({ artist: track.creators.join(', '), title: track.title }));
+  await typeRows(tab, [...rows, { artist: 'Typed Artist', title: 'Typed Title' }].slice(0, 5));
+  await tab.getByRole('button', { name: 'Search tracks' }).click();
+  await tab.waitForURL(`${baseUrl}/upload/confirm`);
+  await tab.getByRole('group', { name: /^1\. / }).getByText('Choose option').waitFor();
+  await tab.getByRole('button', { name: 'Confirm' }).click();
+  await tab.waitForURL(`${baseUrl}/upload/payment`);
+  await tab.getByRole('heading', { name: title }).waitFor();
+}
 
-        await tab.waitForURL(`${baseUrl}/upload/confirm`);
-        await tab.getByRole('heading', { name: 'Confirm tracklist' }).waitFor();
-        for (const [index, track] of tracklist.entries()) {
-          const slot = tab.getByRole('group', { name: new RegExp(`^${index + 1}\\. `) });
-          expect(await slot.getByRole('radio', { checked: true }).count()).toBe(1);
-          const chosen = slot.locator('label').filter({ has: tab.getByRole('radio', { checked: true }) });
-          await expect.poll(() => chosen.textContent()).toContain(track.title);
-          expect(await chosen.textContent()).toMatch(/Found in your mix at \d+:\d\d/);
-        }
-        const typedSlot = tab.getByRole('group', { name: new RegExp(`^${tracklist.length + 1}\\. `) });
-        await typedSlot.getByText('No options found').waitFor();
-        expect(await typedSlot.getByRole('radio', { name: /as typed/ }).isChecked()).toBe(true);
-        // The choices survive a reload.
-        await tab.reload();
-        await tab.getByRole('button', { name: 'Confirm' }).click();
+describe.runIf(databaseUrl)('with demo references in the catalogue', () => {
+  let work: string;
+  let mixMp3: string;
+  let references: ReferenceTrack[];
 
-        await tab.waitForURL(`${baseUrl}/upload/payment`);
-        await tab.getByRole('heading', { name: title }).waitFor();
-        await tab.getByPlaceholder('Got a BETA code?*').fill('free-mix');
-        await tab.getByRole('button', { name: 'Apply' }).click();
-        await tab.getByRole('heading', { name: 'Success' }).waitFor();
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'mixcrate-e2e-recognition-'));
+    mixMp3 = join(work, 'demo-mix.mp3');
+    const made = await run(process.execPath, ['--import', 'tsx', '../web/e2e/support/demo-recognition.ts', databaseUrl ?? '', mixMp3], {
+      cwd: join(REPO_DIR, 'api'),
+      maxBuffer: 1024 * 1024,
+    });
+    references = JSON.parse(made.stdout.trim().split('\n').pop() ?? '[]') as ReferenceTrack[];
+  }, 120_000);
+  afterAll(async () => {
+    if (work) await rm(work, { recursive: true, force: true });
+  });
 
-        // Home (newest first, and nobody else's mix is near), the profile, and the share link with times.
-        await tab.getByRole('link', { name: 'Back to home' }).click();
-        await tab.waitForURL(`${baseUrl}/home`);
-        await tab.getByText(title).first().waitFor();
-        await tab.goto(`${baseUrl}/profile/${dj.userName}`);
-        await tab.getByRole('link', { name: title }).first().click();
-        await tab.waitForURL(/\/mix\/[0-9a-f-]{36}$/);
-        const mixId = tab.url().split('/').pop() ?? '';
-        await tab.goto(`${baseUrl}/shared-mix/${mixId}`);
-        for (const track of tracklist) await tab.getByText(track.title).first().waitFor();
-        await tab.getByText('Typed Title').waitFor();
-        await tab.context().close();
-        expect(pageErrors.splice(0)).toEqual([]);
-      } finally {
-        await rm(work, { recursive: true, force: true });
-      }
-    },
-    180_000,
-  );
+  it('recognition streams in on step 2; recognised tracks come first with their times; the mix is on home, profile and share link', async () => {
+    const tracklist = references;
+    const dj = await signUpMember(baseUrl, REYKJAVIK, 'up_recog');
+    const title = `Recognised mix ${dj.userName}`;
+    const tab = await page(dj);
+    // Every state the recognition panel shows, as it shows it.
+    await tab.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { recognitionSeen: string[] }).recognitionSeen = seen;
+      new MutationObserver(() => {
+        const panel = document.querySelector('section[aria-labelledby="recognition-title"]');
+        const text = panel?.textContent ?? '';
+        if (text && seen[seen.length - 1] !== text) seen.push(text);
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
+    const upload: UploadFiles = { ...files, mp3: { name: 'demo-mix.mp3', mimeType: 'audio/mpeg', buffer: await readFile(mixMp3) } };
+    await uploadAndType(tab, title, upload);
+    await tab.getByText(/^Scan complete: \d+ tracks? found\.$/).waitFor({ timeout: 90_000 });
+    const seen = await tab.evaluate(() => (window as unknown as { recognitionSeen: string[] }).recognitionSeen);
+    // Live: the share scanned showed on screen while the scan ran, before the result.
+    const running = seen.filter((text) => /Scanning your mix: \d+%/.test(text));
+    expect(running.length, seen.join(' | ')).toBeGreaterThan(0);
+    for (const track of tracklist) await tab.getByRole('list', { name: 'Tracks found so far' }).getByText(track.title).waitFor();
+
+    // The rows were filled from recognition in play order; the DJ types the fifth.
+    for (const [index, track] of tracklist.entries()) {
+      await expect.poll(() => tab.getByLabel(`Track title, track ${index + 1}`, { exact: true }).inputValue()).toBe(track.title);
+      expect(await tab.getByLabel(`Artist, track ${index + 1}`, { exact: true }).inputValue()).toBe(track.creators.join(', '));
+    }
+    await typeRows(tab, [{ artist: 'Typed Artist', title: 'Typed Title' }], tracklist.length);
+    await tab.getByRole('button', { name: 'Search tracks' }).click();
+
+    await tab.waitForURL(`${baseUrl}/upload/confirm`);
+    await tab.getByRole('heading', { name: 'Confirm tracklist' }).waitFor();
+    for (const [index, track] of tracklist.entries()) {
+      const slot = tab.getByRole('group', { name: new RegExp(`^${index + 1}\\. `) });
+      expect(await slot.getByRole('radio', { checked: true }).count()).toBe(1);
+      const chosen = slot.locator('label').filter({ has: tab.getByRole('radio', { checked: true }) });
+      await expect.poll(() => chosen.textContent()).toContain(track.title);
+      await expect.poll(() => chosen.textContent()).toMatch(/Found in your mix at \d+:\d\d/);
+    }
+    const typedSlot = tab.getByRole('group', { name: new RegExp(`^${tracklist.length + 1}\\. `) });
+    await typedSlot.getByText('No options found').waitFor();
+    expect(await typedSlot.getByRole('radio', { name: /as typed/ }).isChecked()).toBe(true);
+    // The choices survive a reload.
+    await tab.reload();
+    await tab.getByRole('button', { name: 'Confirm' }).click();
+
+    await tab.waitForURL(`${baseUrl}/upload/payment`);
+    await tab.getByRole('heading', { name: title }).waitFor();
+    await tab.getByPlaceholder('Got a BETA code?*').fill('free-mix');
+    await tab.getByRole('button', { name: 'Apply' }).click();
+    await tab.getByRole('heading', { name: 'Success' }).waitFor();
+
+    // Home (newest first, and nobody else's mix is near), the profile, and the share link with the times.
+    await tab.getByRole('link', { name: 'Back to home' }).click();
+    await tab.waitForURL(`${baseUrl}/home`);
+    await tab.getByText(title).first().waitFor();
+    await tab.goto(`${baseUrl}/profile/${dj.userName}`);
+    await tab.getByRole('link', { name: title }).first().click();
+    await tab.waitForURL(/\/mix\/[0-9a-f-]{36}$/);
+    const mixId = tab.url().split('/').pop() ?? '';
+    await tab.goto(`${baseUrl}/shared-mix/${mixId}`);
+    for (const track of tracklist) await tab.getByText(track.title).first().waitFor();
+    await tab.getByText('Typed Title').waitFor();
+    expect(await tab.getByRole('button', { name: /^Play from \d+:\d\d$/ }).count()).toBe(tracklist.length);
+    await tab.context().close();
+    expect(pageErrors.splice(0)).toEqual([]);
+  }, 180_000);
+
+  it('a test-mode single purchase (after a canceled one) publishes the mix; settings shows its hosting end, Renew and billing', async () => {
+    const dj = await signUpMember(baseUrl, REYKJAVIK, 'up_buy');
+    const title = `Bought mix ${dj.userName}`;
+    const tab = await page(dj);
+    await uploadToPayment(tab, title, references);
+
+    await tab.getByRole('button', { name: 'Buy single upload' }).click();
+    await tab.waitForURL(/\/test-mode\/checkout\//);
+    await tab.getByRole('button', { name: 'Cancel' }).click();
+    await tab.waitForURL(/\/upload\/payment\/canceled-purchase/);
+    await tab.getByRole('heading', { name: 'Payment canceled' }).waitFor();
+    await tab.getByText('Consider subscribing to get the best from the product.').waitFor();
+
+    await tab.goto(`${baseUrl}/upload/payment`);
+    await tab.getByRole('button', { name: 'Buy single upload' }).click();
+    await tab.waitForURL(/\/test-mode\/checkout\//);
+    await tab.getByRole('button', { name: 'Pay (test mode)' }).click();
+    await tab.waitForURL(/\/upload\/payment\/success-purchase\?session_id=/);
+    await tab.getByRole('heading', { name: 'Success' }).waitFor();
+    await tab.getByText('Thanks for uploading. You can share your mix with friends and fans!').waitFor();
+    expect(await tab.evaluate(() => localStorage.getItem('mix_id'))).toBeNull();
+
+    await tab.goto(`${baseUrl}/settings`);
+    const billing = tab.getByRole('region', { name: 'Billing' });
+    await billing.getByText(/^Single purchase · Hosting ends \w{3} \d+\w\w \d\d$/).waitFor();
+    await billing.getByRole('button', { name: `Renew ${title} for 12 months ($4.00)` }).waitFor();
+    await billing.getByRole('button', { name: 'Manage billing' }).click();
+    await tab.waitForURL(/\/test-mode\/billing\//);
+    await tab.getByRole('link', { name: 'Return to mixcrate' }).click();
+    await tab.waitForURL(`${baseUrl}/settings`);
+
+    await tab.goto(`${baseUrl}/profile/${dj.userName}`);
+    await tab.getByRole('link', { name: title }).first().waitFor();
+    await tab.context().close();
+    expect(pageErrors.splice(0)).toEqual([]);
+  }, 120_000);
+
+  it('a test-mode subscription publishes the mix, the next upload publishes at once, and earnings export as CSV', async () => {
+    const dj = await signUpMember(baseUrl, REYKJAVIK, 'up_sub');
+    const title = `Subscribed mix ${dj.userName}`;
+    const tab = await page(dj);
+    await uploadToPayment(tab, title, references);
+    await tab.getByRole('button', { name: 'Subscribe' }).click();
+    await tab.waitForURL(/\/test-mode\/checkout\//);
+    await tab.getByRole('button', { name: 'Pay (test mode)' }).click();
+    await tab.waitForURL(/\/upload\/payment\/success-subscription\?session_id=/);
+    await tab.getByText('Thanks for subscribing. We hope you enjoy the product.').waitFor();
+    // The server has published the mix and started the paid month by now.
+    const paidAt = Date.now();
+
+    await tab.goto(`${baseUrl}/settings`);
+    const billing = tab.getByRole('region', { name: 'Billing' });
+    await billing.getByText(/^Subscription: active, renews /).waitFor();
+    await billing.getByText('Subscription · Hosted while your subscription is active').waitFor();
+
+    // With the subscription, the next mix is published from step 4 without a checkout.
+    const second = `Second mix ${dj.userName}`;
+    await uploadToPayment(tab, second, references);
+    await tab.getByRole('button', { name: 'Publish with your subscription' }).click();
+    await tab.waitForURL(`${baseUrl}/upload/payment/success-code`);
+    await tab.getByRole('heading', { name: 'Success' }).waitFor();
+    await tab.goto(`${baseUrl}/profile/${dj.userName}`);
+    await tab.getByRole('link', { name: second }).first().waitFor();
+
+    // The subscriber listens to the first mix; once the paid month is over, 70% of it goes to that mix's creators.
+    const { mixesByUser } = await graphql<{ mixesByUser: { edges: { node: { id: string; title: string } }[] } }>(
+      baseUrl,
+      dj.token,
+      'query($userName: String!) { mixesByUser(userName: $userName) { edges { node { id title } } } }',
+      { userName: dj.userName },
+    );
+    const first = mixesByUser.edges.map((edge) => edge.node).find((mix) => mix.title === title);
+    expect(first).toBeDefined();
+    // A listen long enough to count (30 s), inside the paid month: sent with its times, as the player sends them.
+    const start = paidAt + 1000;
+    const end = start + 31_000;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, end + 500 - Date.now())));
+    // SPEC §7 listen calls (the GraphQL twins take the same times).
+    for (const [path, body] of [
+      ['add-new-listen', { start: new Date(start).toISOString() }],
+      ['pause', { end: new Date(end).toISOString() }],
+    ] as const) {
+      const answer = await fetch(`${baseUrl}/api/mix/${path}/${first?.id}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-auth-token': dj.token },
+        body: JSON.stringify(body),
+      });
+      expect(answer.status, await answer.text()).toBe(200);
+    }
+    await run(process.execPath, ['--import', 'tsx', '../web/e2e/support/settle-rewards.ts', databaseUrl ?? ''], {
+      cwd: join(REPO_DIR, 'api'),
+    });
+
+    // The month is an earnings period with the mix's creators; its CSV comes from the API.
+    await tab.goto(`${baseUrl}/settings`);
+    const earnings = tab.getByRole('region', { name: 'Creator earnings' });
+    await earnings.getByText('Subscriptions paid').waitFor();
+    await earnings
+      .getByRole('rowheader', { name: references[0]?.creators[0] ?? '' })
+      .first()
+      .waitFor();
+    const [download] = await Promise.all([tab.waitForEvent('download'), earnings.getByRole('button', { name: 'Export CSV' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^mixcrate-earnings-\d{4}-\d{2}\.csv$/);
+    const csv = await readFile((await download.path()) ?? '', 'utf8');
+    expect(csv.split(/\r?\n/)[0]).toBe('period,creator_key,creator_name,amount_cents,listened_seconds,subscribers');
+    expect(csv).toContain(references[0]?.creators[0] ?? '');
+    await tab.context().close();
+    expect(pageErrors.splice(0)).toEqual([]);
+  }, 150_000);
 });

@@ -114,6 +114,8 @@ export function ConfirmPage() {
   useEffect(() => writeStored(UploadKeys.choices, JSON.stringify(choices)), [choices]);
 
   const recognised = recognition.data?.mixRecognition.tracks ?? [];
+  // The recognised times go with the tracklist: Confirm waits for them (a failed query only costs the times).
+  const waitingForTimes = recognition.loading && !recognition.data;
   const times = new Map(recognised.map((track) => [track.trackId, track.start]));
   const usable = mixId && options && options.length > 0 && options.length <= rows.length;
 
@@ -137,7 +139,7 @@ export function ConfirmPage() {
   }
 
   async function confirm() {
-    if (!mixId || !options) return;
+    if (!mixId || !options || waitingForTimes) return;
     setFailure(null);
     const chosen: ChosenTrack[] = options.map((slot, index) => {
       const option = slot.find((candidate) => candidate.id === choices[index]);
@@ -191,7 +193,12 @@ export function ConfirmPage() {
             <button type="button" className={buttons.secondary} onClick={() => navigate('/upload')}>
               Start again
             </button>
-            <button type="submit" className={buttons.primary} disabled={saving.loading}>
+            <button
+              type="submit"
+              className={buttons.primary}
+              disabled={saving.loading || waitingForTimes}
+              aria-busy={waitingForTimes || undefined}
+            >
               Confirm
             </button>
           </div>

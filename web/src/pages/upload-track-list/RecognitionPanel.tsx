@@ -1,5 +1,5 @@
 import { useApolloClient, useQuery, useSubscription } from '@apollo/client/react';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   MixRecognitionDocument,
   RecognisedTrackDocument,
@@ -30,23 +30,39 @@ export function RecognitionPanel({ mixId, onFound }: { mixId: string; onFound(tr
   const over = isOver(initial.data?.mixRecognition);
   const live = useSubscription(RecognitionProgressDocument, { variables: { mixId }, skip: initial.loading || over });
   const view = live.data?.recognitionProgress ?? initial.data?.mixRecognition;
-  const handed = useRef(new Set<string>());
+  const [details, setDetails] = useState<ReadonlyMap<string, FoundTrack>>(new Map());
+  const asked = useRef(new Set<string>());
   const found = useRef(onFound);
   found.current = onFound;
-
   const tracks = view?.tracks;
+
+  // Each recognised track's artist, asked once.
   useEffect(() => {
-    const fresh = (tracks ?? []).filter((track) => !handed.current.has(track.trackId));
-    if (fresh.length === 0) return;
-    for (const track of fresh) handed.current.add(track.trackId);
-    void Promise.all(
-      fresh.map(async (track) => {
-        const answer = await client.query({ query: RecognisedTrackDocument, variables: { id: track.trackId } }).catch(() => null);
-        const artist = answer?.data?.track?.creators.map((creator) => creator.name).join(', ') ?? '';
-        return { trackId: track.trackId, artist, title: answer?.data?.track?.title ?? track.title };
-      }),
-    ).then((details) => found.current(details.filter((track) => track.artist !== '')));
+    for (const track of tracks ?? []) {
+      if (asked.current.has(track.trackId)) continue;
+      asked.current.add(track.trackId);
+      void client
+        .query({ query: RecognisedTrackDocument, variables: { id: track.trackId } })
+        .then((answer) => ({
+          artist: answer.data?.track?.creators.map((creator) => creator.name).join(', ') ?? '',
+          title: answer.data?.track?.title ?? track.title,
+        }))
+        // Without its artist the track fills no row (a row needs both), and the tracks after it still do.
+        .catch(() => ({ artist: '', title: track.title }))
+        .then((known) => setDetails((current) => new Map(current).set(track.trackId, { trackId: track.trackId, ...known })));
+    }
   }, [client, tracks]);
+
+  // Handed on in play order: the tracks up to the first whose artist is not known yet.
+  useEffect(() => {
+    const ordered: FoundTrack[] = [];
+    for (const track of tracks ?? []) {
+      const detail = details.get(track.trackId);
+      if (!detail) break;
+      if (detail.artist !== '' && !ordered.some((known) => known.trackId === detail.trackId)) ordered.push(detail);
+    }
+    if (ordered.length > 0) found.current(ordered);
+  }, [details, tracks]);
 
   const percent = Math.round((view?.fraction ?? 0) * 100);
   const state = view?.state;
