@@ -110,3 +110,88 @@ describe.each([390, 1280])('at %i px', (width) => {
     await tab.context().close();
   }, 90_000);
 });
+
+/**
+ * Presses Tab (or Shift+Tab) until the focused element matches `selector` (and reads `text`, when given), at most 60 times: the
+ * element is reachable by keyboard.
+ */
+async function tabTo(tab: Page, selector: string, text?: string, key: 'Tab' | 'Shift+Tab' = 'Tab'): Promise<void> {
+  for (let presses = 0; presses < 60; presses += 1) {
+    await tab.keyboard.press(key);
+    const reached = await tab.evaluate(
+      ({ wanted, words }) => {
+        const focused = document.activeElement;
+        return Boolean(focused?.matches(wanted) && (words === null || focused.textContent === words));
+      },
+      { wanted: selector, words: text ?? null },
+    );
+    if (reached) return;
+  }
+  throw new Error(`Tab never reached ${selector}${text ? ` reading ${text}` : ''}`);
+}
+
+/** A keyboard press that opens the browser's file chooser; the chooser (the operating system's dialog) gets the file. */
+async function chooseByKeyboard(tab: Page, file: { name: string; mimeType: string; buffer: Buffer }) {
+  const [chooser] = await Promise.all([tab.waitForEvent('filechooser'), tab.keyboard.press('Space')]);
+  await chooser.setFiles(file);
+}
+
+describe('by keyboard alone', () => {
+  it('a DJ uploads, types the tracklist, skips the lookup and publishes with the code', async () => {
+    const member = await signUpMember(baseUrl, { latitude: -33.8688, longitude: 151.2093 }, 'kbd_dj');
+    const files = await smallUpload();
+    if (typeof files.mp3 === 'string') throw new Error('smallUpload gives the MP3 as bytes');
+    const tab = await signedInPage(browser, member.token, 1280);
+    await tab.goto(`${baseUrl}/upload`);
+    await tab.getByRole('heading', { name: 'Upload your mix' }).waitFor();
+
+    await tabTo(tab, 'input[name="title"]');
+    await tab.keyboard.type('Keyboard mix');
+    await tabTo(tab, 'input[type="file"][accept^="audio"]');
+    await chooseByKeyboard(tab, files.mp3);
+    await tabTo(tab, 'input[type="file"][accept^=".jpg"]');
+    await chooseByKeyboard(tab, files.cover);
+    await tabTo(tab, 'input[type="range"]');
+    for (let step = 0; step < 4; step += 1) await tab.keyboard.press('ArrowRight');
+    expect(await tab.evaluate(() => (document.activeElement as HTMLInputElement).value)).toBe('1.2');
+    await tabTo(tab, 'button', 'Done');
+    await tab.keyboard.press('Enter');
+    await tab.getByRole('img', { name: 'Your cover' }).waitFor();
+    await tabTo(tab, 'input[name="genre"]');
+    await tab.keyboard.press('ArrowRight');
+    expect(await tab.getByRole('radio', { name: 'Deep House' }).isChecked()).toBe(true);
+    await tabTo(tab, 'button', 'Upload mix');
+    await tab.keyboard.press('Enter');
+    await tab.waitForURL(`${baseUrl}/upload/track-list`, { timeout: 60_000 });
+
+    await tab.getByRole('heading', { name: 'Add Tracks (min. 5)' }).waitFor();
+    await tabTo(tab, 'input[placeholder="Artist"]');
+    for (const [index, row] of TYPED_ROWS.entries()) {
+      await tab.keyboard.type(`${row.artist} ${index}`);
+      await tab.keyboard.press('Tab');
+      await tab.keyboard.type(row.title);
+      await tab.keyboard.press('Tab');
+    }
+    await tabTo(tab, 'button', 'Search tracks');
+    await tab.keyboard.press('Enter');
+    await tab.getByText("We couldn't find any track data - please check your spelling and try again").waitFor();
+    // The lookup's answer is announced above the buttons; Try again, then Skip, are a few stops back.
+    await tabTo(tab, 'button', 'Try again', 'Shift+Tab');
+    await tab.keyboard.press('Enter');
+    await tab.getByRole('button', { name: 'Skip' }).waitFor();
+    await tab.keyboard.press('Tab');
+    expect(await tab.evaluate(() => document.activeElement?.textContent)).toBe('Skip');
+    await tab.keyboard.press('Enter');
+
+    await tab.waitForURL(`${baseUrl}/upload/payment`);
+    await tab.getByRole('heading', { name: 'Keyboard mix' }).waitFor();
+    await tabTo(tab, 'input[placeholder="Got a BETA code?*"]');
+    await tab.keyboard.type('free-mix');
+    await tab.keyboard.press('Enter');
+    await tab.waitForURL(`${baseUrl}/upload/payment/success-code`);
+    await tabTo(tab, 'a[href="/home"]');
+    await tab.keyboard.press('Enter');
+    await tab.waitForURL(`${baseUrl}/home`);
+    await tab.context().close();
+  }, 90_000);
+});

@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { sineMp3 } from '../../api/test/support/audio';
 import { launchBrowser } from './support/browser';
-import { fillStepOne, signedInPage, smallUpload, type UploadFiles } from './support/upload';
+import { fillStepOne, seriousViolations, signedInPage, smallUpload, type UploadFiles } from './support/upload';
 import { REPO_DIR } from './support/web-build';
 import { graphql, type Member, signUpMember } from './support/world';
 
@@ -433,6 +433,10 @@ describe.runIf(databaseUrl)('with demo references in the catalogue', () => {
       .getByRole('rowheader', { name: references[0]?.creators[0] ?? '' })
       .first()
       .waitFor();
+    // Settings with a plan, hosted mixes and an earnings table: still nothing serious for axe-core.
+    expect(await seriousViolations(tab)).toEqual([]);
+    if (process.env.UPLOAD_SCREENSHOTS)
+      await tab.screenshot({ path: join(process.env.UPLOAD_SCREENSHOTS, 'settings-1280.png'), fullPage: true });
     const [download] = await Promise.all([tab.waitForEvent('download'), earnings.getByRole('button', { name: 'Export CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^mixcrate-earnings-\d{4}-\d{2}\.csv$/);
     const csv = await readFile((await download.path()) ?? '', 'utf8');

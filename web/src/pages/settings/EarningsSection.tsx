@@ -14,10 +14,11 @@ export function periodLabel(period: string): string {
   return new Date(Date.UTC(year, month - 1, 1)).toLocaleDateString('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 }
 
-/** Seconds of listening as hours and minutes: 5400 -> '1:30'. */
+/** Seconds of listening as hours, minutes and seconds: 5431 -> '1:30:31'. */
 export function listeningTime(seconds: number): string {
-  const minutes = Math.floor(seconds / 60);
-  return `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`;
+  const whole = Math.floor(seconds);
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${Math.floor(whole / 3600)}:${pad(Math.floor(whole / 60) % 60)}:${pad(whole % 60)}`;
 }
 
 /** The period's CSV from the API (signed in, so fetched with the token), saved by the browser under the server's name. */
@@ -68,7 +69,7 @@ function Report({ period, creator }: { period: string; creator: string }) {
             <thead>
               <tr>
                 <th scope="col">Creator</th>
-                <th scope="col">Listened (h:mm)</th>
+                <th scope="col">Listened (h:mm:ss)</th>
                 <th scope="col">Subscribers</th>
                 <th scope="col">Earned</th>
               </tr>

@@ -29,7 +29,7 @@ describe('billing and earnings in words', () => {
 
   it('names periods and listening time', () => {
     expect(periodLabel('2026-11')).toBe('November 2026');
-    expect(listeningTime(5400)).toBe('1:30');
-    expect(listeningTime(59)).toBe('0:00');
+    expect(listeningTime(5431.6)).toBe('1:30:31');
+    expect(listeningTime(31)).toBe('0:00:31');
   });
 });
