@@ -96,6 +96,10 @@ describe('test-mode checkout (no STRIPE_SECRET_KEY)', () => {
     const second = await draftReadyToPay(member);
     expect((await rest('POST', '/api/mix/publish-mix', member, { mix_id: second })).statusCode).toBe(200);
     expect((await rest('POST', '/api/payment/create-subscription-session', member, {})).statusCode).toBe(409);
+    // A mix the active subscription hosts with no end needs no renewal.
+    const renew = await rest('POST', '/api/payment/create-single-purchase-session', member, { mix_id: mixId });
+    expect(renew.statusCode).toBe(409);
+    expect(renew.json().message).toMatch(/needs no renewal/);
 
     const portal = await rest('POST', '/api/payment/configure-portal-session', member);
     expect(portal.statusCode, portal.body).toBe(200);

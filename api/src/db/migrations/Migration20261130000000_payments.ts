@@ -3,10 +3,11 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * Payments (modules/payments): subscriptions and their paid periods, provider customers, handled provider events (one
  * effect per event id), the test-mode billing page's sessions, the creator rewards ledger, and the entitlement's link
- * to the subscription that hosts a mix (at most one entitlement per payment).
+ * to the subscription that hosts a mix (at most one entitlement per payment), and where a checkout is paid.
  */
 export class Migration20261130000000_payments extends Migration {
   override async up(): Promise<void> {
+    this.addSql('alter table "payment" add "checkout_url" varchar(2000) null');
     this.addSql(
       'create table "payment_event" ("id" varchar(255) not null, "type" varchar(100) not null, "received_at" timestamptz not null, primary key ("id"))',
     );

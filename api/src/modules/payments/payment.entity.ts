@@ -26,6 +26,8 @@ export const Payment = defineEntity({
     status: p.enum(PAYMENT_STATUSES).default('created'),
     amountCents: p.integer(),
     currency: p.string().length(3).default('usd'),
+    /** Where the member pays (the provider's hosted page): an open session asked for again is answered with it. */
+    checkoutUrl: p.string().length(2000).nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     paidAt: p.datetime().nullable(),
   },

@@ -5,7 +5,6 @@ export const PaymentErrors = {
   paymentRequired: () => new PaymentRequiredError('Publishing needs a payment for this mix, an active subscription or a BETA code'),
   invalidCode: () => new InvalidInputError('Invalid code: Please try again or email us for a BETA code'),
   sessionNotFound: () => new NotFoundError('No such checkout session'),
-  sessionNotYours: () => new NotFoundError('No such checkout session'),
   sessionForAnotherMix: () => new InvalidInputError('That checkout session paid for another mix'),
   noCustomer: () => new InvalidInputError('Billing opens once you have paid for something: buy an upload or subscribe first'),
   portalNotFound: () => new NotFoundError('This billing page has expired; open billing again from Settings'),

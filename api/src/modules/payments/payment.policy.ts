@@ -49,6 +49,14 @@ export const paymentPolicy = {
     return incomingAsOf.getTime() >= held.stateAsOf.getTime();
   },
 
+  /**
+   * Paying $4.00 again adds 12 months to a published mix, except one an active subscription hosts with no end (it
+   * needs none); an ended subscription's mixes, expiring after the grace period, may be renewed so.
+   */
+  canRenew(mix: { expiresAt: Date | null }, subscribed: boolean): boolean {
+    return !(subscribed && mix.expiresAt === null);
+  },
+
   /** The creators' share of a payment in whole cents: 70%, rounded half up (e.g. 999 -> 699, 5 -> 4, 1 -> 1). */
   creatorsShareCents(amountCents: number): number {
     return Math.floor((amountCents * CREATOR_SHARE_PERCENT + 50) / 100);

@@ -29,7 +29,7 @@ import { PaymentErrors } from './payment.errors.js';
 import { earningsInput, periodInput, publishInput, sessionIdInput, singlePurchaseInput, subscriptionInput } from './payment.inputs.js';
 import { paymentPolicy, SINGLE_PURCHASE_CENTS } from './payment.policy.js';
 import type { CheckoutFacts, CheckoutKind, PaymentProvider, SubscriptionFacts } from './providers/payment-provider.js';
-import { checkoutFacts, paidPeriodOf, StripeProvider, subscriptionFacts } from './providers/stripe-provider.js';
+import { checkoutFacts, paidPeriodOf, StripeProvider } from './providers/stripe-provider.js';
 import { TestModeProvider, testCustomerRefOf, testSubscriptionRefOf } from './providers/test-provider.js';
 
 export interface SubscriptionView {
@@ -83,6 +83,9 @@ export interface TestCheckoutView {
   mixTitle: string | null;
   renewal: boolean;
 }
+
+/** How long an open checkout is handed out again rather than a new one made (Stripe's sessions last 24 hours). */
+const REUSE_OPEN_CHECKOUT_MS = 60 * 60 * 1000;
 
 export interface WebhookOutcome {
   received: true;
@@ -143,7 +146,8 @@ export class PaymentsService {
     const sessionId = parseInput(sessionIdInput, rawSessionId);
     const facts = await this.provider.lookupCheckout(sessionId);
     if (!facts) throw PaymentErrors.sessionNotFound();
-    if (facts.userId !== viewerId) throw PaymentErrors.sessionNotYours();
+    // Someone else's session reads as no session at all: its id tells nobody anything.
+    if (facts.userId !== viewerId) throw PaymentErrors.sessionNotFound();
     return this.fulfil(facts);
   }
 
@@ -172,7 +176,8 @@ export class PaymentsService {
     mixPolicy.assertCanChange(mix && { deactivated: mix.deactivatedAt != null, ownerId: mix.owner.id }, viewerId);
     const owned = mix as NonNullable<typeof mix>;
     const renewal = owned.status === 'published';
-    if (renewal && owned.expiresAt === null && (await activeSubscriptionOf(em, viewerId))) throw PaymentErrors.notRenewable();
+    if (renewal && !paymentPolicy.canRenew({ expiresAt: owned.expiresAt ?? null }, (await activeSubscriptionOf(em, viewerId)) !== null))
+      throw PaymentErrors.notRenewable();
     const query = `mix_id=${owned.id}`;
     return this.checkout(em, viewerId, {
       kind: 'single',
@@ -209,6 +214,21 @@ export class PaymentsService {
     viewerId: string,
     order: { kind: CheckoutKind; mixId: string | null; amountCents: number; description: string; successPath: string; cancelPath: string },
   ): Promise<{ redirect: string }> {
+    // The same checkout asked for again within the hour (a double click, a reload) is the same session.
+    const open = await em.findOne(
+      Payment,
+      {
+        user: viewerId,
+        kind: order.kind,
+        mix: order.mixId,
+        provider: this.provider.name,
+        status: 'created',
+        checkoutUrl: { $ne: null },
+        createdAt: { $gt: new Date(Date.now() - REUSE_OPEN_CHECKOUT_MS) },
+      },
+      { orderBy: { createdAt: 'desc' } },
+    );
+    if (open?.checkoutUrl) return { redirect: open.checkoutUrl };
     const user = await em.findOneOrFail(User, viewerId);
     const customer = await em.findOne(PaymentCustomer, { user: viewerId, provider: this.provider.name });
     const session = await this.provider.createCheckout({
@@ -229,6 +249,7 @@ export class PaymentsService {
       provider: this.provider.name,
       providerRef: session.sessionId,
       amountCents: order.amountCents,
+      checkoutUrl: session.url,
     });
     await em.flush();
     return { redirect: session.url };
@@ -282,21 +303,27 @@ export class PaymentsService {
         const facts = checkoutFacts(event.data.object);
         const subscription =
           facts.subscriptionRef && facts.status === 'paid' ? await this.stripe.retrieveSubscription(facts.subscriptionRef) : null;
-        return (em) => fulfilCheckout(em, { provider: 'stripe', facts, subscription, graceDays });
+        const now = new Date();
+        return (em) => fulfilCheckout(em, { provider: 'stripe', facts, subscription, graceDays, now });
       }
       case 'invoice.paid': {
         const period = paidPeriodOf(event.data.object, event.created);
         const subscription = period ? await this.stripe.retrieveSubscription(period.subscriptionRef) : null;
+        const fetchedAt = new Date();
         if (!period || !subscription) return nothing;
         return async (em) => {
-          const held = await applySubscription(em, 'stripe', subscription, new Date(), graceDays, period.userId);
+          const held = await applySubscription(em, 'stripe', subscription, fetchedAt, graceDays, period.userId);
           if (held) await recordPaidPeriod(em, held, period);
         };
       }
       case 'customer.subscription.updated':
       case 'customer.subscription.deleted': {
-        const facts = subscriptionFacts(event.data.object);
-        return (em) => applySubscription(em, 'stripe', facts, new Date(event.created * 1000), graceDays);
+        // The event says something changed; the subscription as Stripe holds it now says what, whatever order events
+        // arrive in (an event's own copy may be older than one already applied).
+        const facts = await this.stripe.retrieveSubscription(event.data.object.id);
+        const fetchedAt = new Date();
+        if (!facts) return nothing;
+        return (em) => applySubscription(em, 'stripe', facts, fetchedAt, graceDays);
       }
       default:
         return nothing;
@@ -415,7 +442,7 @@ export class PaymentsService {
       const mix = views.get(row.id);
       if (!mix) return [];
       const hosting = row.source ?? 'code';
-      return [{ mix, hosting, canRenew: !(hosting === 'subscription' && active) && !(mix.expiresAt === null && active) }];
+      return [{ mix, hosting, canRenew: paymentPolicy.canRenew(mix, active !== null) }];
     });
     return {
       testMode: this.testMode,

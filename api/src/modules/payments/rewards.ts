@@ -84,33 +84,30 @@ export interface CreatorShare {
 }
 
 /**
- * One subscriber's period: the creators' share (`poolCents`) split over the tracks they listened to by seconds, then
- * each track's cents split equally among its creators, both with `splitCents`, so the creators' cents add up to
- * exactly `poolCents`. Nothing listened: no creator gets anything (the caller records the pool as unallocated).
+ * One subscriber's period: the creators' share (`poolCents`) split over the creators of the tracks they listened to,
+ * each creator weighted by the seconds credited to their tracks (a track's seconds shared equally among its creators),
+ * with one `splitCents`, so the creators' cents add up to exactly `poolCents` and leftover cents go by remainder, then
+ * creator key. Nothing listened: no creator gets anything (the caller records the pool as unallocated).
  */
 export function allocateSubscriber(poolCents: number, listens: ListenedMix[]): CreatorShare[] {
-  const trackSeconds = new Map<string, number>();
-  const creatorsOf = new Map<string, TracklistEntry['creators']>();
+  const seconds = new Map<string, number>();
+  const names = new Map<string, string>();
   for (const listen of listens) {
-    for (const entry of listen.tracklist) creatorsOf.set(entry.trackId, entry.creators);
-    for (const [trackId, seconds] of secondsPerTrack(listen)) trackSeconds.set(trackId, (trackSeconds.get(trackId) ?? 0) + seconds);
-  }
-  // A track with no named creator earns nothing for anyone: its seconds are left out before the split.
-  for (const trackId of [...trackSeconds.keys()]) if ((creatorsOf.get(trackId) ?? []).length === 0) trackSeconds.delete(trackId);
-  const byCreator = new Map<string, CreatorShare>();
-  for (const [trackId, trackCents] of splitCents(poolCents, trackSeconds)) {
-    const creators = creatorsOf.get(trackId) ?? [];
-    const equal = new Map(creators.map((creator) => [creator.key, 1]));
-    const seconds = (trackSeconds.get(trackId) ?? 0) / creators.length;
-    for (const [key, cents] of splitCents(trackCents, equal)) {
-      const name = creators.find((creator) => creator.key === key)?.name ?? key;
-      const share = byCreator.get(key) ?? { key, name, cents: 0, seconds: 0 };
-      share.cents += cents;
-      share.seconds += seconds;
-      byCreator.set(key, share);
+    const creatorsOf = new Map(listen.tracklist.map((entry) => [entry.trackId, entry.creators]));
+    for (const [trackId, trackSeconds] of secondsPerTrack(listen)) {
+      // A track with no named creator earns nothing for anyone: its seconds are left out of the split.
+      const creators = [...new Map((creatorsOf.get(trackId) ?? []).map((creator) => [creator.key, creator])).values()];
+      for (const creator of creators) {
+        seconds.set(creator.key, (seconds.get(creator.key) ?? 0) + trackSeconds / creators.length);
+        names.set(creator.key, creator.name);
+      }
     }
   }
-  return [...byCreator.values()].sort((a, b) => b.cents - a.cents || (a.key < b.key ? -1 : 1));
+  // A creator whose share rounded to nothing gets no ledger line (the cent went to a larger remainder).
+  return [...splitCents(poolCents, seconds)]
+    .filter(([, cents]) => cents > 0)
+    .map(([key, cents]) => ({ key, name: names.get(key) ?? key, cents, seconds: seconds.get(key) ?? 0 }))
+    .sort((a, b) => b.cents - a.cents || (a.key < b.key ? -1 : 1));
 }
 
 /** A catalogue creator's stable key: its catalogue id when it has one, else its name folded to lower case. */

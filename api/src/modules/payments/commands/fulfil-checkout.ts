@@ -23,6 +23,7 @@ export interface FulfilCheckout {
   /** For a subscription checkout: the subscription as the provider holds it (looked up before the transaction). */
   subscription: SubscriptionFacts | null;
   graceDays: number;
+  /** When the facts were looked up (the subscription's state is as of then). */
   now?: Date;
 }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../../db/orm.js';
 import type { Creator } from '../../tracks/track.entity.js';
@@ -7,6 +8,17 @@ import { allocateSubscriber, creatorKey, type ListenedMix } from '../rewards.js'
 
 /** The ledger's period of a paid period: the month (UTC) it started in. */
 export const periodOf = (start: Date) => start.toISOString().slice(0, 7);
+
+interface RewardLine {
+  id: string;
+  subscriptionPayment: string;
+  period: string;
+  creatorKey: string | null;
+  creatorName: string | null;
+  amountCents: number;
+  listenedSeconds: number;
+  createdAt: Date;
+}
 
 interface UnsettledRow {
   id: string;
@@ -48,25 +60,29 @@ async function settleOne(em: EntityManager, now: Date): Promise<boolean> {
   const listens = await listensOf(em, payment.user_id, periodStart, new Date(payment.period_end));
   const shares = allocateSubscriber(pool, listens);
   const period = periodOf(periodStart);
-  for (const share of shares)
-    em.create(RewardAllocation, {
-      subscriptionPayment: payment.id,
-      period,
-      creatorKey: share.key.slice(0, 255),
-      creatorName: share.name.slice(0, 255),
-      amountCents: share.cents,
-      listenedSeconds: share.seconds,
-    });
-  if (shares.length === 0 && pool > 0)
-    em.create(RewardAllocation, {
+  const lines: RewardLine[] = shares.map((share) => ({
+    id: randomUUID(),
+    subscriptionPayment: payment.id,
+    period,
+    creatorKey: share.key.slice(0, 255),
+    creatorName: share.name.slice(0, 255),
+    amountCents: share.cents,
+    listenedSeconds: share.seconds,
+    createdAt: now,
+  }));
+  if (lines.length === 0 && pool > 0)
+    lines.push({
+      id: randomUUID(),
       subscriptionPayment: payment.id,
       period,
       creatorKey: null,
       creatorName: null,
       amountCents: pool,
       listenedSeconds: 0,
+      createdAt: now,
     });
-  await em.flush();
+  // One statement for the payment's lines.
+  if (lines.length > 0) await em.insertMany(RewardAllocation, lines);
   await em.execute('update subscription_payment set rewards_settled_at = ? where id = ?', [now, payment.id]);
   return true;
 }
