@@ -308,10 +308,16 @@ describe.runIf(databaseUrl)('with demo references in the catalogue', () => {
     expect(await typedSlot.getByRole('radio', { name: /as typed/ }).isChecked()).toBe(true);
     // The choices survive a reload.
     await tab.reload();
+    const sent: string[] = [];
+    tab.on('request', (request) => {
+      if (request.url().endsWith('/graphql') && request.postData()?.includes('SetTracklist')) sent.push(request.postData() ?? '');
+    });
     await tab.getByRole('button', { name: 'Confirm' }).click();
 
     await tab.waitForURL(`${baseUrl}/upload/payment`);
     await tab.getByRole('heading', { name: title }).waitFor();
+    // The recognised tracks went to the server with their times.
+    expect(sent.join('').match(/"startTime"/g)?.length, sent.join('')).toBe(tracklist.length);
     await tab.getByPlaceholder('Got a BETA code?*').fill('free-mix');
     await tab.getByRole('button', { name: 'Apply' }).click();
     await tab.getByRole('heading', { name: 'Success' }).waitFor();
@@ -327,7 +333,7 @@ describe.runIf(databaseUrl)('with demo references in the catalogue', () => {
     await tab.goto(`${baseUrl}/shared-mix/${mixId}`);
     for (const track of tracklist) await tab.getByText(track.title).first().waitFor();
     await tab.getByText('Typed Title').waitFor();
-    expect(await tab.getByRole('button', { name: /^Play from \d+:\d\d$/ }).count()).toBe(tracklist.length);
+    await expect.poll(() => tab.getByRole('button', { name: /^Play from \d+:\d\d$/ }).count()).toBe(tracklist.length);
     await tab.context().close();
     expect(pageErrors.splice(0)).toEqual([]);
   }, 180_000);
@@ -433,8 +439,11 @@ describe.runIf(databaseUrl)('with demo references in the catalogue', () => {
       .getByRole('rowheader', { name: references[0]?.creators[0] ?? '' })
       .first()
       .waitFor();
-    // Settings with a plan, hosted mixes and an earnings table: still nothing serious for axe-core.
+    // Settings with a plan, hosted mixes and an earnings table: still nothing serious for axe-core, wide and narrow.
     expect(await seriousViolations(tab)).toEqual([]);
+    await tab.setViewportSize({ width: 390, height: 900 });
+    expect(await seriousViolations(tab)).toEqual([]);
+    await tab.setViewportSize({ width: 1280, height: 900 });
     if (process.env.UPLOAD_SCREENSHOTS)
       await tab.screenshot({ path: join(process.env.UPLOAD_SCREENSHOTS, 'settings-1280.png'), fullPage: true });
     const [download] = await Promise.all([tab.waitForEvent('download'), earnings.getByRole('button', { name: 'Export CSV' }).click()]);

@@ -63,7 +63,8 @@ function Report({ period, creator }: { period: string; creator: string }) {
           {creator.trim() ? 'No creator of that name earned in this period.' : 'No creator earned in this period.'}
         </p>
       ) : (
-        <div className={styles.tableWrap}>
+        // A region of its own, focusable: on a narrow screen the table scrolls sideways, also by keyboard.
+        <div className={styles.tableWrap} role="region" aria-label="Creators' earnings table" tabIndex={0}>
           <table className={styles.table}>
             <caption className={styles.caption}>Creators' earnings, {periodLabel(report.period)}</caption>
             <thead>
