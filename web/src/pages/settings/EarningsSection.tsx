@@ -63,8 +63,9 @@ function Report({ period, creator }: { period: string; creator: string }) {
           {creator.trim() ? 'No creator of that name earned in this period.' : 'No creator earned in this period.'}
         </p>
       ) : (
-        // A region of its own, focusable: on a narrow screen the table scrolls sideways, also by keyboard.
-        <div className={styles.tableWrap} role="region" aria-label="Creators' earnings table" tabIndex={0}>
+        // A region of its own, focusable: on a narrow screen the table scrolls sideways, also by keyboard (WCAG 2.1.1).
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to scroll by keyboard
+        <section className={styles.tableWrap} aria-label="Creators' earnings table" tabIndex={0}>
           <table className={styles.table}>
             <caption className={styles.caption}>Creators' earnings, {periodLabel(report.period)}</caption>
             <thead>
@@ -86,7 +87,7 @@ function Report({ period, creator }: { period: string; creator: string }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </section>
       )}
     </>
   );
