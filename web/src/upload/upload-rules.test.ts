@@ -3,7 +3,7 @@ import { normaliseCode } from '../pages/upload-payment/PaymentPage';
 import { coverProblem, missingItems } from './create-mix';
 import { mp3Problem } from './mp3-upload';
 import { placeRecognised, tracklistEntries } from './tracklist';
-import type { TrackRow } from './upload-state';
+import { startDraft, type TrackRow } from './upload-state';
 
 describe('SPEC §5 upload checks', () => {
   it('names every missing item in the SPEC order, joined with " + "', () => {
@@ -81,6 +81,26 @@ describe('the tracklist sent at step 3', () => {
       // Listed after a track that starts later: sent without times rather than refused.
       { title: 'Two', creators: ['B'], catalogueTrackId: 't2' },
       { title: 'Unheard', creators: ['Z'], catalogueTrackId: 't9' },
+    ]);
+  });
+});
+
+describe('a new draft', () => {
+  it('forgets what the later steps kept for the one before, and keeps the step 1 form', () => {
+    for (const [key, value] of Object.entries({
+      upload_form: '{}',
+      mix_id: 'old',
+      tracks: '[]',
+      append_response: 'confirmed',
+      session: 'created',
+    }))
+      localStorage.setItem(key, value);
+    startDraft('new');
+    expect([localStorage.getItem('mix_id'), localStorage.getItem('upload_form')]).toEqual(['new', '{}']);
+    expect([localStorage.getItem('tracks'), localStorage.getItem('append_response'), localStorage.getItem('session')]).toEqual([
+      null,
+      null,
+      null,
     ]);
   });
 });

@@ -88,7 +88,12 @@ export const readForm = (): UploadForm => readJson(UploadKeys.form, isForm) ?? E
 export const writeForm = (form: UploadForm): void => writeStored(UploadKeys.form, JSON.stringify(form));
 
 export const readMixId = (): string | null => readStored(UploadKeys.mixId);
-export const writeMixId = (id: string): void => writeStored(UploadKeys.mixId, id);
+/** A new draft: what later steps stored for an earlier one (rows, options, choices, markers) goes, then its id is kept. */
+export function startDraft(id: string): void {
+  const { form: _form, mixId: _mixId, ...laterSteps } = UploadKeys;
+  removeStored(...Object.values(laterSteps));
+  writeStored(UploadKeys.mixId, id);
+}
 
 export const emptyRows = (count = TRACKLIST_MIN): TrackRow[] => Array.from({ length: count }, () => ({ artist: '', title: '' }));
 

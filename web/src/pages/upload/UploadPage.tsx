@@ -35,9 +35,9 @@ import {
   readMixId,
   readOptions,
   resetUploadState,
+  startDraft,
   type UploadForm,
   writeForm,
-  writeMixId,
 } from '../../upload/upload-state';
 import { CoverCrop } from './CoverCrop';
 import styles from './UploadPage.module.css';
@@ -165,7 +165,7 @@ export function UploadPage() {
       finishing.current = { abort, mp3Url };
       const mixId = await createDraftMix({ cover: dataUrlToBlob(form.cover), title: form.title, genre: form.genre, mp3Url }, abort.signal);
       finishing.current = null;
-      writeMixId(mixId);
+      startDraft(mixId);
       navigate('/upload/track-list');
     } catch (error) {
       finishing.current = null;
