@@ -8,7 +8,7 @@ COPY api/package.json api/
 COPY web/package.json web/
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm run build -w web
+RUN npm run build
 
 FROM node:22-bookworm-slim
 ENV NODE_ENV=production

@@ -13,6 +13,7 @@ const all = [
   'bench/recognition.ts',
   'bench/soak.ts',
   'bench/payments.ts',
+  'bench/startup.ts',
 ];
 // `npm run bench -- lighthouse feed` runs only the named scenarios.
 const chosen = process.argv.slice(2);

@@ -28,11 +28,17 @@ async function canConnect(url: string): Promise<boolean> {
 
 export interface BenchDatabase {
   url: string;
+  /** Whether the database was made by this call (false: a kept one, reused). */
+  created: boolean;
   close(): Promise<void>;
 }
 
-/** A fresh database on BENCH_DATABASE_URL, TEST_DATABASE_URL, the local server on 5432, or an embedded one. */
-export async function benchDatabase(): Promise<BenchDatabase> {
+/**
+ * A fresh database on BENCH_DATABASE_URL, TEST_DATABASE_URL, the local server on 5432, or an embedded one. With `keep`,
+ * the database of that name, made when missing and kept after close (on a server only; an embedded one goes with its
+ * run), so a costly seed is paid once.
+ */
+export async function benchDatabase(keep?: { name: string; fresh?: boolean }): Promise<BenchDatabase> {
   let serverUrl: string | undefined;
   for (const url of [process.env.BENCH_DATABASE_URL, process.env.TEST_DATABASE_URL, 'postgres://postgres@127.0.0.1:5432/postgres']) {
     if (url && (await canConnect(url))) {
@@ -51,16 +57,19 @@ export async function benchDatabase(): Promise<BenchDatabase> {
       await rm(dir, { recursive: true, force: true });
     };
   }
-  const name = `mixcrate_bench_${randomBytes(4).toString('hex')}`;
+  const name = keep?.name ?? `mixcrate_bench_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  if (keep?.fresh) await admin.query(`drop database if exists ${name} with (force)`);
+  const exists = (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1;
+  if (!exists) await admin.query(`create database ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
+    created: !exists,
     async close() {
-      await admin.query(`drop database if exists ${name} with (force)`);
+      if (!keep) await admin.query(`drop database if exists ${name} with (force)`);
       await admin.end();
       await stopEmbedded();
     },
@@ -81,7 +90,10 @@ export async function startApi(databaseUrl: string, processes = 1): Promise<ApiP
   const child: ChildProcess = spawn(
     process.execPath,
     [
-      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []),
+      // BENCH_CPU_PROF=1 (into /tmp/prof) or =DIR: a V8 CPU profile of the API process, written when it stops.
+      ...(process.env.BENCH_CPU_PROF
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF === '1' ? '/tmp/prof' : process.env.BENCH_CPU_PROF}`]
+        : []),
       '--import',
       'tsx',
       join(ROOT, 'bench/media-server.ts'),

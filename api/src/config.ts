@@ -8,6 +8,8 @@ const optionalUrl = (protocols: string[]) =>
       message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
     })
     .optional();
+const isOrigin = (value: string) =>
+  URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol) && new URL(value).origin === value;
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 const flag = (fallback: boolean) =>
   z
@@ -33,11 +35,22 @@ const envSchema = z.object({
   BETA_CODES: z.string().default('free-mix'),
   REDIS_URL: optionalUrl(['redis:', 'rediss:']),
   TRUST_PROXY: flag(false),
+  // Which other sites' pages may call the API from the browser: * (any) or a comma-separated list of origins.
+  CORS_ORIGINS: z
+    .string()
+    .default('*')
+    .refine((value) => value.trim() === '*' || value.split(',').every((entry) => isOrigin(entry.trim())), {
+      message: 'must be * or a comma-separated list of origins such as https://example.com',
+    }),
   // Strict-Transport-Security on every answer: only for a site people reach over HTTPS, since browsers remember it for a year.
   HSTS: flag(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(8),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(10).default(2000),
+  // The public API's budgets per client (member or address) and window; see README "Rate limits".
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  RATE_LIMIT_REQUESTS: z.coerce.number().int().min(1).default(1200),
+  RATE_LIMIT_GRAPHQL_COST: z.coerce.number().int().min(10).default(300_000),
   GCS_BUCKET: z.string().min(3).optional(),
   GCS_API_ENDPOINT: optionalUrl(['http:', 'https:']),
   GCS_PROJECT_ID: z.string().min(1).optional(),
@@ -61,7 +74,9 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config extends Omit<Env, 'BETA_CODES' | 'PUBLIC_URL'> {
+export interface Config extends Omit<Env, 'BETA_CODES' | 'PUBLIC_URL' | 'CORS_ORIGINS'> {
+  /** Any origin, or only these (see shared/origins.ts). */
+  CORS_ORIGINS: '*' | string[];
   DATA_DIR: string;
   PUBLIC_URL: string;
   BETA_CODES: string[];
@@ -90,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, baseDir = env.I
     BETA_CODES: values.BETA_CODES.split(',')
       .map((code) => code.trim().toLowerCase())
       .filter(Boolean),
+    CORS_ORIGINS: values.CORS_ORIGINS.trim() === '*' ? '*' : values.CORS_ORIGINS.split(',').map((origin) => origin.trim()),
     isProduction,
   };
 }

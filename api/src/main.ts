@@ -28,6 +28,7 @@ async function main(): Promise<void> {
   const server = database ? await runCluster(config.WEB_CONCURRENCY, database, log) : await startServer(config, log, WEB_ROOT);
   if (cluster.isPrimary) {
     const hasDemoLogins = database?.hasDemoLogins ?? ('hasDemoLogins' in server && server.hasDemoLogins === true);
+    const buildsDemoWorld = database?.buildsDemoWorld ?? ('buildsDemoWorld' in server && server.buildsDemoWorld === true);
     const ms = Date.now() - started;
     if (logFormat === 'text') {
       process.stdout.write(
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
           processes: config.WEB_CONCURRENCY,
           ms,
           hasDemoLogins,
+          buildsDemoWorld,
           dataDir: config.DATA_DIR,
           databaseUrl: config.DATABASE_URL,
           gcsBucket: config.GCS_BUCKET,
@@ -58,6 +60,7 @@ async function main(): Promise<void> {
           database: config.DATABASE_URL ? 'DATABASE_URL' : 'embedded',
           processes: config.WEB_CONCURRENCY,
           ms,
+          buildsDemoWorld,
         },
         'mixcrate is ready',
       );

@@ -3,10 +3,11 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded-postgres.js';
 import { migrate, type Orm, openOrm } from './db/orm.js';
-import { demoLoginsExist, loadDemoCatalogueOnce, loadDemoWorld } from './demo-world/loader.js';
+import { databaseIsEmpty, demoLoginsExist, loadDemoCatalogueOnce, loadDemoWorld } from './demo-world/loader.js';
+import { DEMO_LOGINS } from './demo-world/plan.js';
 import { indexDemoReferencesOnce } from './demo-world/recognition-references.js';
 import { buildApp } from './http/app.js';
-import { createStorage } from './modules/media/storage-factory.js';
+import type { StorageDriver } from './modules/media/storage.js';
 import { createServices, type Services } from './services.js';
 
 export interface RunningServer {
@@ -14,6 +15,8 @@ export interface RunningServer {
   services: Services;
   url: string;
   hasDemoLogins: boolean;
+  /** Whether the demo world is being built in the background (a first start). */
+  buildsDemoWorld: boolean;
   stop(): Promise<void>;
 }
 
@@ -21,25 +24,25 @@ export interface PreparedDatabase {
   url: string;
   /** Whether the demo world's logins exist (the start prints them). */
   hasDemoLogins: boolean;
+  /** Whether the server builds the demo world once it serves: DEMO=1 and a database without members. */
+  buildsDemoWorld: boolean;
   /** Stops the embedded PostgreSQL, if this process started one. */
   stop(): Promise<void>;
 }
 
-/**
- * The database the server uses (the embedded one without DATABASE_URL), with every migration applied and, on the
- * first start with an empty database (unless DEMO=0), the demo world loaded.
- */
+/** The database the server uses (the embedded one without DATABASE_URL), with every migration applied. */
 export async function prepareDatabase(config: Config, log: FastifyBaseLogger): Promise<PreparedDatabase> {
   let embedded: EmbeddedDatabase | undefined;
   if (!config.DATABASE_URL) embedded = await startEmbeddedPostgres(join(config.DATA_DIR, 'postgres'), config.EMBEDDED_PG_PORT, log);
   const url = config.DATABASE_URL ?? embedded?.url ?? '';
   let hasDemoLogins = false;
+  let buildsDemoWorld = false;
   try {
     const orm = await openOrm(url, log);
     try {
       await migrate(orm);
-      if (config.DEMO) await loadDemoWorld({ orm, storage: createStorage(config), log });
       hasDemoLogins = await demoLoginsExist(orm);
+      buildsDemoWorld = config.DEMO && (await databaseIsEmpty(orm));
     } finally {
       await orm.close();
     }
@@ -47,10 +50,13 @@ export async function prepareDatabase(config: Config, log: FastifyBaseLogger): P
     await embedded?.stop();
     throw error;
   }
-  return { url, hasDemoLogins, stop: async () => embedded?.stop() };
+  return { url, hasDemoLogins, buildsDemoWorld, stop: async () => embedded?.stop() };
 }
 
-/** Opens the database (the embedded one without DATABASE_URL), applies migrations, and serves on config.PORT. */
+/**
+ * Opens the database (the embedded one without DATABASE_URL), applies migrations, and serves on config.PORT; then,
+ * unless DEMO=0, builds what is missing of the demo world while it serves (see buildDemoWorldInBackground).
+ */
 export async function startServer(config: Config, log: FastifyBaseLogger, webRoot?: string): Promise<RunningServer> {
   const database = await prepareDatabase(config, log);
   try {
@@ -58,10 +64,8 @@ export async function startServer(config: Config, log: FastifyBaseLogger, webRoo
     const services = await createServices(config, orm, log);
     const app = await buildApp(services, { logger: log, webRoot });
     await app.listen({ port: config.PORT, host: config.HOST });
-    // The demo catalogue's first load takes seconds: the server serves meanwhile (lookups find fewer options until then).
-    // Then the demo references are fingerprinted for recognition (once; a stop interrupts it between references).
     const stopping = new AbortController();
-    const catalogue = config.DEMO ? loadDemoCatalogueInBackground(orm, log, stopping.signal) : Promise.resolve();
+    const demoWorld = config.DEMO ? buildDemoWorldInBackground(orm, services.storage, log, stopping.signal) : Promise.resolve();
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     return {
@@ -69,9 +73,10 @@ export async function startServer(config: Config, log: FastifyBaseLogger, webRoo
       services,
       url: `http://127.0.0.1:${port}`,
       hasDemoLogins: database.hasDemoLogins,
+      buildsDemoWorld: database.buildsDemoWorld,
       async stop() {
         stopping.abort();
-        await catalogue;
+        await demoWorld;
         await app.close();
         await services.close();
         await orm.close();
@@ -84,11 +89,32 @@ export async function startServer(config: Config, log: FastifyBaseLogger, webRoo
   }
 }
 
-/** Loads the demo catalogue (see loadDemoCatalogueOnce) while the server serves; a failure is logged, never thrown. */
-function loadDemoCatalogueInBackground(orm: Orm, log: FastifyBaseLogger, signal: AbortSignal): Promise<void> {
-  return loadDemoCatalogueOnce({ orm, log })
-    .then(async () => {
-      if (!signal.aborted && (await demoLoginsExist(orm))) await indexDemoReferencesOnce({ orm, log }, signal);
-    })
-    .catch((error: unknown) => log.error({ err: error }, 'loading the demo catalogue or its fingerprints failed'));
+/**
+ * The demo world while the server serves: on a first start (a database without members) its members, mixes and files
+ * (a minute of audio work on every core, in worker threads, logging its progress), then the demo catalogue (once) and
+ * the recognition index of its references (once). Each step skips what is there, so a later start only checks. A stop
+ * ends the build (which removes what it wrote, so the next start builds it again); a failure is logged, never thrown.
+ */
+function buildDemoWorldInBackground(orm: Orm, storage: StorageDriver, log: FastifyBaseLogger, signal: AbortSignal): Promise<void> {
+  const started = Date.now();
+  const build = async () => {
+    const built = await loadDemoWorld({ orm, storage, log, signal });
+    if (built) {
+      log.info(
+        {
+          dj: `${DEMO_LOGINS.dj.email} / ${DEMO_LOGINS.dj.password}`,
+          listener: `${DEMO_LOGINS.listener.email} / ${DEMO_LOGINS.listener.password}`,
+        },
+        'demo world ready: sign in with these',
+      );
+    }
+    if (signal.aborted) return;
+    await loadDemoCatalogueOnce({ orm, log });
+    if (!signal.aborted && (await demoLoginsExist(orm))) await indexDemoReferencesOnce({ orm, log }, signal);
+    if (built && !signal.aborted)
+      log.info({ ms: Date.now() - started }, 'demo world complete: members, mixes, catalogue, recognition index');
+  };
+  return build().catch((error: unknown) => {
+    if (!signal.aborted) log.error({ err: error }, 'building the demo world failed');
+  });
 }

@@ -24,6 +24,7 @@ import { RecognitionService } from './modules/recognition/recognition.service.js
 import { RecognitionJobs } from './modules/recognition/recognition-jobs.js';
 import { TracksService } from './modules/tracks/tracks.service.js';
 import { UsersService } from './modules/users/users.service.js';
+import { originAllowed } from './shared/origins.js';
 
 export interface Services {
   config: Config;
@@ -67,8 +68,9 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
     log,
     locks,
   );
-  const uploads = new ResumableUploads(join(config.DATA_DIR, 'uploads'), (token) => auth.authenticate(token), locks, {
+  const uploads = new ResumableUploads(orm, storage, (token) => auth.authenticate(token), locks, {
     trustProxy: config.TRUST_PROXY,
+    allowsOrigin: (origin) => originAllowed(config.CORS_ORIGINS, origin),
   });
   const fileCache = new MixFileCache(databaseUrl, log);
   const staging = new UploadStaging(orm, storage, locks, databaseUrl, log);

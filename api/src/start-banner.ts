@@ -6,6 +6,8 @@ export interface StartFacts {
   processes: number;
   ms: number;
   hasDemoLogins: boolean;
+  /** The demo world is being built in the background: its logins work once it is ready. */
+  buildsDemoWorld?: boolean;
   dataDir: string;
   databaseUrl?: string;
   gcsBucket?: string;
@@ -23,7 +25,9 @@ export function startBanner(facts: StartFacts): string {
   const seconds = (facts.ms / 1000).toFixed(1);
   const processes = facts.processes > 1 ? `, ${facts.processes} processes` : '';
   const lines = [`mixcrate is ready at ${facts.url}  (${seconds} s${processes})`, ''];
-  if (facts.hasDemoLogins) {
+  if (facts.buildsDemoWorld) {
+    lines.push('demo world  building in the background (about a minute; progress below, then its logins)');
+  } else if (facts.hasDemoLogins) {
     lines.push(
       `sign in     ${DEMO_LOGINS.dj.email} / ${DEMO_LOGINS.dj.password}  (a DJ)`,
       `            ${DEMO_LOGINS.listener.email} / ${DEMO_LOGINS.listener.password}  (a listener)`,

@@ -8,6 +8,7 @@ import {
   CONTINENTS,
   DEMO_DOMAIN,
   DEMO_LOGINS,
+  MIX_SAMPLE_RATE,
   type PlannedWorld,
   planWorld,
   referenceIndexOfTrack,
@@ -177,9 +178,9 @@ describe('the demo world', () => {
     const decoded = decoder.decode(new Uint8Array(await readAll(objectKey(FOLDERS.mixAudio, mix.mp3))));
     decoder.free();
     const audio = decoded.channelData[0] ?? new Float32Array();
-    expect(decoded.sampleRate).toBe(SAMPLE_RATE);
+    expect(decoded.sampleRate).toBe(MIX_SAMPLE_RATE);
 
-    const window = 2 * SAMPLE_RATE;
+    const window = 2 * MIX_SAMPLE_RATE;
     /** Normalised correlation of two seconds of the decoded mix, `lag` samples late, with a reference's samples. */
     const correlation = (at: number, lag: number, reference: Float32Array) => {
       let dot = 0;
@@ -198,15 +199,15 @@ describe('the demo world', () => {
     const referenceAtMiddleOf = (entry: number, index: number) => {
       const { start_time: start, end_time: end } = tracklist[entry] ?? { start_time: 0, end_time: 0 };
       const sourceAt = (mix.segments[entry]?.sourceStart ?? 0) + (end - start) / 2;
-      return renderReference(index, SAMPLE_RATE, sourceAt, sourceAt + 2);
+      return renderReference(index, MIX_SAMPLE_RATE, sourceAt, sourceAt + 2);
     };
     const middleOf = (entry: number) =>
-      Math.round(((tracklist[entry]?.start_time ?? 0) + (tracklist[entry]?.end_time ?? 0)) * (SAMPLE_RATE / 2));
+      Math.round(((tracklist[entry]?.start_time ?? 0) + (tracklist[entry]?.end_time ?? 0)) * (MIX_SAMPLE_RATE / 2));
 
     // The encoder delays the audio by a fixed number of samples: find it once, on the first entry.
     const first = referenceAtMiddleOf(0, referenceIndexOfTrack(tracklist[0]?.track_id ?? '') ?? -1);
     let delay = 0;
-    for (let lag = 0; lag < 0.2 * SAMPLE_RATE; lag += 1) {
+    for (let lag = 0; lag < 0.2 * MIX_SAMPLE_RATE; lag += 1) {
       if (correlation(middleOf(0), lag, first) > correlation(middleOf(0), delay, first)) delay = lag;
     }
 
@@ -221,6 +222,14 @@ describe('the demo world', () => {
       expect(Math.abs(unrelated)).toBeLessThan(0.5);
     }
   }, 60_000);
+
+  test('its references are fingerprinted for recognition as it is built, every one', async () => {
+    const [row] = await sql<{ references: number }>(
+      'select count(*)::int as "references" from recognition_reference where track_id in (?)',
+      [world.references.map((reference) => reference.trackId)],
+    );
+    expect(row?.references).toBe(world.references.length);
+  });
 
   test('the two demo logins sign in', async () => {
     for (const login of Object.values(DEMO_LOGINS)) {

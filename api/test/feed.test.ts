@@ -228,8 +228,8 @@ describe('served without N+1', () => {
         sizes.set(first, statements.length);
       }
       expect(sizes.get(20), JSON.stringify(filter)).toBe(sizes.get(2));
-      // Sign-in check, the viewer's location (no point given), count, page (mixes with owners), tracks, saved-by-me.
-      expect(sizes.get(20)).toBeLessThanOrEqual(6);
+      // Sign-in check, the viewer’s location (no point given), page with its count (mixes with owners), tracks, saved-by-me.
+      expect(sizes.get(20)).toBeLessThanOrEqual(5);
     }
 
     const restSizes: number[] = [];
@@ -287,6 +287,53 @@ describe('served without N+1', () => {
         .join('\n')
         .match(/mix_visible_geo_idx/g)?.length,
     ).toBe(2);
+  });
+});
+
+describe('totals of wide circles', () => {
+  test('a radius total is exact up to 10,000 and a stated lower bound beyond; everywhere it stays exact (both skins)', async () => {
+    const em = t.services.orm.em.fork();
+    const [{ id: ownerId }] = await em.execute<{ id: string }[]>('select id from app_user limit 1');
+    const visible = async () =>
+      Number(
+        (
+          await em.execute<{ n: string }[]>(
+            `select count(*) n from mix where status = 'published' and deactivated_at is null and expires_at > now()`,
+          )
+        )[0]?.n,
+      );
+    const before = await visible();
+    await em.execute(
+      `insert into mix (id, owner_id, title, genre, cover, mp3, latitude, longitude, status, published_at, expires_at, created_at, updated_at)
+       select gen_random_uuid(), ?, 'wide ' || i, 'techno', md5('w' || i) || '.jpg', md5('w' || i) || '.mp3',
+              48 + (i % 100) / 10.0, 5 + (i % 150) / 10.0, 'published',
+              now() - i * interval '1 second', now() - i * interval '1 second' + interval '1 year', now(), now()
+         from generate_series(1, 10500) i`,
+      [ownerId],
+    );
+    await em.execute('vacuum analyze mix');
+    const everywhere = await visible();
+    expect(everywhere - before).toBe(10500);
+    const wide = {
+      genre: 'all',
+      search_radius: 5000,
+      from_point: { latitude: CITIES.berlin.latitude, longitude: CITIES.berlin.longitude },
+    };
+    const rest = await restFeed(wide);
+    expect(rest.body).toMatchObject({ count: 10_000, count_is_lower_bound: true });
+    const oneGenre = await restFeed({ ...wide, genre: 'techno' });
+    expect(oneGenre.body).toMatchObject({ count: 10_000, count_is_lower_bound: true });
+    const graph = await gql<{ feed: { totalCount: number; totalCountIsLowerBound: boolean } }>(
+      t.app,
+      `query ($from: LocationInput) { feed(genre: ALL, radiusKm: 5000, from: $from) { totalCount totalCountIsLowerBound } }`,
+      { from: wide.from_point },
+    );
+    expect(graph.data?.feed).toEqual({ totalCount: 10_000, totalCountIsLowerBound: true });
+    // A narrow circle holding fewer is counted exactly; everywhere is the exact tally.
+    const narrow = await restFeed({ ...wide, search_radius: 10, from_point: { latitude: -60, longitude: -120 } });
+    expect(narrow.body).toMatchObject({ count: 0, count_is_lower_bound: false });
+    expect((await restFeed({ genre: 'all', search_radius: 20000 })).body).toMatchObject({ count: everywhere, count_is_lower_bound: false });
+    await em.execute(`delete from mix where title like 'wide %'`);
   });
 });
 

@@ -30,7 +30,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const TUS = { 'tus-resumable': '1.0.0' };
-const uploadsDir = () => join(t.config.DATA_DIR, 'uploads');
+/** Where the uploads' parts wait, in the media storage (their state is in PostgreSQL: see SharedUploadStore). */
+const uploadsDir = () => join(t.config.DATA_DIR, 'media', 'resumable-uploads');
 
 async function createUpload(size: number, token = member.token): Promise<Response> {
   return fetch(`${base}/api/uploads`, { method: 'POST', headers: { ...TUS, 'upload-length': String(size), 'x-auth-token': token } });
@@ -136,6 +137,31 @@ describe('tus resumable uploads for the MP3', () => {
     expect(forged.status).toBe(401);
   });
 
+  test('metadata that PostgreSQL cannot store (a NUL) is a 400, and no upload is made', async () => {
+    for (const value of ['a\u0000b', '\u0000']) {
+      const response = await fetch(`${base}/api/uploads`, {
+        method: 'POST',
+        headers: {
+          ...TUS,
+          'upload-length': '100',
+          'x-auth-token': member.token,
+          'upload-metadata': `filename ${Buffer.from(value).toString('base64')}`,
+        },
+      });
+      expect(response.status).toBe(400);
+    }
+    const named = await fetch(`${base}/api/uploads`, {
+      method: 'POST',
+      headers: {
+        ...TUS,
+        'upload-length': '100',
+        'x-auth-token': member.token,
+        'upload-metadata': `filename ${Buffer.from('set.mp3').toString('base64')}`,
+      },
+    });
+    expect(named.status).toBe(201);
+  });
+
   test("nobody else may see, continue or use a member's upload", async () => {
     const created = await createUpload(mp3.length);
     const location = String(created.headers.get('location'));
@@ -197,7 +223,7 @@ describe('tus resumable uploads for the MP3', () => {
   test('uploads nobody used are swept after a day, finished or not', async () => {
     await finishedUpload(mp3.subarray(0, 5000));
     await createUpload(10_000);
-    expect((await filesUnder(uploadsDir())).length).toBeGreaterThanOrEqual(4);
+    expect((await filesUnder(uploadsDir())).length).toBeGreaterThanOrEqual(1);
     expect(await t.services.media.uploads.sweep(Date.now())).toBe(0);
     expect(await t.services.media.uploads.sweep(Date.now() + RESUMABLE_UPLOAD_TTL_MS + 1000)).toBeGreaterThanOrEqual(2);
     expect(await filesUnder(uploadsDir())).toEqual([]);

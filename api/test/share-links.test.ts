@@ -88,7 +88,10 @@ describe('shared links unfurl', () => {
     );
     expect(html).toMatch(new RegExp(`<meta property="og:audio" content="${PUBLIC_URL}/media/mix/mix-audio/[^"]+" />`));
     expect(html).toContain(`<meta property="og:url" content="${PUBLIC_URL}/shared-mix/${mixId}" />`);
-    expect(html).toContain('<meta name="twitter:card" content="summary" />');
+    expect(html).toContain('<meta name="twitter:card" content="player" />');
+    expect(html).toContain(`<meta name="twitter:player" content="${PUBLIC_URL}/embed/mix/${mixId}" />`);
+    expect(html).toContain('<meta name="twitter:player:width" content="480" />');
+    expect(html).toMatch(new RegExp(`<meta name="twitter:player:stream" content="${PUBLIC_URL}/media/mix/mix-audio/[^"]+" />`));
     expect(html).toContain(
       `href="${PUBLIC_URL}/api/oembed?url=${encodeURIComponent(`${PUBLIC_URL}/shared-mix/${mixId}`)}&amp;format=json"`,
     );
@@ -157,13 +160,17 @@ describe('shared links unfurl', () => {
     expect(html).toContain('<meta property="og:description" content="DJ · Deep cuts &amp; long blends" />');
   });
 
-  test('unknown mixes, drafts and members get the plain page, which shows its own not-found text', async () => {
+  test('unknown mixes, drafts and members answer 404 with the not-found words, no generic tags (no soft 404)', async () => {
     const draft = await draftMix(t.services, dj);
-    for (const path of ['/shared-mix/00000000-0000-4000-8000-000000000000', `/shared-mix/${draft}`, '/shared-profile/nobody_here']) {
+    for (const path of ['/shared-mix/00000000-0000-4000-8000-000000000000', `/shared-mix/${draft}`]) {
       const { status, html } = await page(path);
-      expect(status).toBe(200);
-      expect(html).toBe(INDEX);
+      expect(status, path).toBe(404);
+      expect(html).toContain('<h1>No mix found :-/</h1><p>Sorry, that mix may have been removed.</p>');
+      expect(html).not.toContain('og:title');
     }
+    const member = await page('/shared-profile/nobody_here');
+    expect(member.status).toBe(404);
+    expect(member.html).toContain('<h1>No member found</h1>');
   });
 });
 
@@ -184,7 +191,8 @@ describe('oEmbed', () => {
       width: 300,
       thumbnail_width: 400,
     });
-    expect(body.html).toContain(`<iframe src="${PUBLIC_URL}/shared-mix/${mixId}" width="300"`);
+    // A mix embeds its compact player, at the player's height.
+    expect(body.html).toContain(`<iframe src="${PUBLIC_URL}/embed/mix/${mixId}" width="300" height="160"`);
     const profile = await oembed(`url=${encodeURIComponent(`${PUBLIC_URL}/shared-profile/${dj.userName}`)}`);
     expect(profile.json()).toMatchObject({ type: 'rich', author_name: 'DJ "Quote" <script>alert(1)</script>' });
   });

@@ -3,6 +3,7 @@ import { Follow } from '../modules/follows/follow.entity.js';
 import { SavedMix } from '../modules/library/saved-mix.entity.js';
 import { SavedTrack } from '../modules/library/saved-track.entity.js';
 import { Listen } from '../modules/listens/listen.entity.js';
+import { ResumableUpload } from '../modules/media/resumable-upload.entity.js';
 import { StagedFile } from '../modules/media/staged-file.entity.js';
 import { Mix } from '../modules/mixes/mix.entity.js';
 import { MixFeedTally } from '../modules/mixes/mix-feed-tally.entity.js';
@@ -26,6 +27,7 @@ export const entities = [
   PasswordResetToken,
   MixFeedTally,
   StagedFile,
+  ResumableUpload,
   ...catalogueEntities,
   ...recognitionEntities,
 ];

@@ -16,7 +16,8 @@ export async function openOrm(url: string, log?: Pick<FastifyBaseLogger, 'debug'
     logger: (message) => log?.debug({ orm: message }, 'orm'),
     migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, snapshot: false },
     // Hand-written SQL functions and triggers (geo_earth, the media cache's notify trigger) live in migrations only.
-    schemaGenerator: { ignoreRoutines: true, ignoreTriggers: true },
+    // The rate-limit counters (rate_limits, issue 19) are rate-limiter-flexible's table, created by a migration, mapped by no entity.
+    schemaGenerator: { ignoreRoutines: true, ignoreTriggers: true, ignoreSchema: ['rate_limits'] },
     allowGlobalContext: false,
   });
 }

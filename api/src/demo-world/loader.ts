@@ -11,19 +11,18 @@ import { FOLDERS, objectKey, type StorageDriver } from '../modules/media/storage
 import { Mix } from '../modules/mixes/mix.entity.js';
 import { hostingEnds } from '../modules/mixes/mix-lifecycle.js';
 import { MixTrack } from '../modules/mixes/mix-track.entity.js';
+import type { Fingerprints } from '../modules/recognition/fingerprint.js';
+import { RecognitionService } from '../modules/recognition/recognition.service.js';
 import { DEMO_CATALOGUE_SOURCE, loadDemoCatalogue } from '../modules/tracks/catalogue/demo-catalogue.js';
 import { Track } from '../modules/tracks/track.entity.js';
 import { type IUser, User } from '../modules/users/user.entity.js';
 import { GENRE_CODES, type GenreCode } from '../shared/domain.js';
 import { avatar, mixCover, trackCover } from './art.js';
-import { Mp3EncoderPool } from './encoder.js';
-import { mixAudio, peaksOf } from './mix-audio.js';
-import { DEMO_LOGINS, DEMO_PASSWORD, type PlannedWorld, planWorld } from './plan.js';
-import { SAMPLE_RATE } from './synth.js';
+import { type DemoJob, DemoWorkers, type RenderedMix } from './demo-workers.js';
+import { DEMO_LOGINS, DEMO_PASSWORD, MIX_BITRATE, type PlannedMix, type PlannedWorld, planWorld } from './plan.js';
 
-const BITRATE = 48_000;
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Mixes being rendered or encoded at once: two per encoder keeps every core busy in bounded memory. */
+/** Jobs queued per demo world thread: enough that no thread waits for the next while memory stays bounded. */
 const IN_FLIGHT_PER_WORKER = 2;
 
 /** Every storage key the demo world writes. */
@@ -46,12 +45,6 @@ async function inParallel<T>(items: readonly T[], limit: number, work: (item: T,
   await Promise.all(runners);
 }
 
-interface RenderedMix {
-  bytes: number;
-  durationSeconds: number;
-  peaks: number[];
-}
-
 /** Renders the covers and avatars into storage (sharp works on its own threads, beside the audio). */
 async function renderImages(world: PlannedWorld, put: (key: string, body: Buffer) => Promise<void>): Promise<void> {
   const hueOf = (genre: GenreCode) => (GENRE_CODES.indexOf(genre) * 360) / GENRE_CODES.length;
@@ -69,32 +62,58 @@ async function renderImages(world: PlannedWorld, put: (key: string, body: Buffer
   await inParallel(images, 2, (render) => render());
 }
 
-/** Renders, measures and encodes every mix into storage; returns what the database needs to know of each. */
-async function renderMixes(
+interface RenderedAudio {
+  mixes: Map<string, Omit<RenderedMix, 'kind' | 'mp3'> & { bytes: number }>;
+  fingerprints: Map<string, Fingerprints>;
+}
+
+/**
+ * The demo world's audio, on the demo world threads: every mix rendered, measured and encoded into storage, and every
+ * reference fingerprinted for recognition (stored once its track's row exists). Longest work first, so the threads end
+ * together. Logs its progress; stops (failing) when `signal` aborts.
+ */
+async function renderAudio(
   world: PlannedWorld,
   put: (key: string, body: Buffer) => Promise<void>,
   log: FastifyBaseLogger,
-): Promise<Map<string, RenderedMix>> {
-  const encoders = new Mp3EncoderPool(SAMPLE_RATE, BITRATE);
-  const rendered = new Map<string, RenderedMix>();
+  signal: AbortSignal | undefined,
+): Promise<RenderedAudio> {
+  const workers = new DemoWorkers();
+  const stop = () => void workers.close();
+  signal?.addEventListener('abort', stop, { once: true });
+  const audio: RenderedAudio = { mixes: new Map(), fingerprints: new Map() };
+  const jobs: (DemoJob & { seconds: number })[] = [
+    ...world.mixes.map((mix, index) => ({ kind: 'mix' as const, index, seconds: mix.durationSeconds })),
+    // A reference's fingerprinting costs about as much as encoding a mix half its length.
+    ...world.references.map((reference, index) => ({ kind: 'reference' as const, index, seconds: reference.recipe.durationSeconds / 2 })),
+  ].sort((a, b) => b.seconds - a.seconds);
+  const step = Math.ceil(jobs.length / 10);
+  let done = 0;
   try {
-    let done = 0;
-    await inParallel(world.mixes, IN_FLIGHT_PER_WORKER * encoders.size, async (mix) => {
-      const samples = mixAudio(mix, world);
-      const facts = { durationSeconds: samples.length / SAMPLE_RATE, peaks: peaksOf(samples) };
-      const mp3 = await encoders.encode(samples);
-      await put(objectKey(FOLDERS.mixAudio, mix.mp3), mp3);
-      rendered.set(mix.id, { ...facts, bytes: mp3.length });
+    await inParallel(jobs, IN_FLIGHT_PER_WORKER * workers.size, async ({ kind, index }) => {
+      if (signal?.aborted) throw new Error('the demo world build was stopped');
+      if (kind === 'mix') {
+        const mix = world.mixes[index] as PlannedMix;
+        const { mp3, durationSeconds, peaks } = await workers.run({ kind, index });
+        await put(objectKey(FOLDERS.mixAudio, mix.mp3), Buffer.from(mp3.buffer, mp3.byteOffset, mp3.byteLength));
+        audio.mixes.set(mix.id, { durationSeconds, peaks, bytes: mp3.byteLength });
+      } else {
+        const { hashes, data, seconds } = await workers.run({ kind, index });
+        audio.fingerprints.set(world.references[index]?.trackId ?? '', { hashes, data, seconds });
+      }
       done += 1;
-      if (done % 10 === 0 || done === world.mixes.length) log.info({ mixes: done, of: world.mixes.length }, 'building the demo world');
+      if (done % step === 0 || done === jobs.length) {
+        log.info({ done, of: jobs.length, mixes: audio.mixes.size, references: audio.fingerprints.size }, 'building the demo world');
+      }
     });
   } finally {
-    await encoders.close();
+    signal?.removeEventListener('abort', stop);
+    await workers.close();
   }
-  return rendered;
+  return audio;
 }
 
-async function writeRows(orm: Orm, world: PlannedWorld, rendered: Map<string, RenderedMix>, now: number): Promise<void> {
+async function writeRows(orm: Orm, world: PlannedWorld, rendered: RenderedAudio['mixes'], now: number): Promise<void> {
   const passwordHash = await bcrypt.hash(DEMO_PASSWORD, BCRYPT_COST);
   const ago = (days: number) => new Date(now - days * DAY_MS);
   await orm.em.fork().transactional(async (em) => {
@@ -144,7 +163,7 @@ async function writeRows(orm: Orm, world: PlannedWorld, rendered: Map<string, Re
         mp3: mix.mp3,
         audioBytes: facts.bytes,
         durationSeconds: facts.durationSeconds,
-        bitrate: BITRATE / 1000,
+        bitrate: MIX_BITRATE,
         peaks: facts.peaks,
         waveformState: 'ready',
         latitude: mix.latitude,
@@ -193,6 +212,8 @@ export interface DemoWorldOptions {
   orm: Orm;
   storage: StorageDriver;
   log: FastifyBaseLogger;
+  /** Stops the build (it fails, and removes what it wrote), as a server stopping during its first start does. */
+  signal?: AbortSignal;
 }
 
 const LOCK_NAME = 'mixcrate-demo-world';
@@ -213,7 +234,8 @@ async function holdingDemoLock<T>(orm: Orm, work: () => Promise<T>): Promise<T> 
   }
 }
 
-const isEmpty = async (orm: Orm) => {
+/** Whether the database has no members yet: the demo world is only built into such a one. */
+export const databaseIsEmpty = async (orm: Orm) => {
   const [row] = await orm.em.fork().getConnection().execute<{ any: boolean }[]>('select exists(select 1 from app_user) as any');
   return !row?.any;
 };
@@ -223,9 +245,9 @@ const isEmpty = async (orm: Orm) => {
  * database without members: the first start. Files are written first and the rows in one transaction after them;
  * when anything fails, the files go again. Returns false (and changes nothing) when it was not empty.
  */
-export function loadDemoWorld({ orm, storage, log }: DemoWorldOptions, onlyIfEmpty = true): Promise<boolean> {
+export function loadDemoWorld({ orm, storage, log, signal }: DemoWorldOptions, onlyIfEmpty = true): Promise<boolean> {
   return holdingDemoLock(orm, async () => {
-    if (onlyIfEmpty && !(await isEmpty(orm))) return false;
+    if (onlyIfEmpty && !(await databaseIsEmpty(orm))) return false;
     const started = Date.now();
     const world = planWorld();
     log.info(
@@ -238,13 +260,22 @@ export function loadDemoWorld({ orm, storage, log }: DemoWorldOptions, onlyIfEmp
       await storage.put(key, body);
     };
     try {
-      const [rendered] = await Promise.all([renderMixes(world, put, log), renderImages(world, put)]);
-      await writeRows(orm, world, rendered, Date.now());
+      // Both settle before a failure is handled: the clean-up below must come after the last file written.
+      const [audio, images] = await Promise.allSettled([renderAudio(world, put, log, signal), renderImages(world, put)]);
+      if (audio.status === 'rejected') throw audio.reason;
+      if (images.status === 'rejected') throw images.reason;
+      await writeRows(orm, world, audio.value.mixes, Date.now());
+      // The references' tracks exist now. Fingerprints not stored here (a stop in between) are indexed by a later start.
+      // A few transactions at once: each is mostly waiting on PostgreSQL.
+      const recognition = new RecognitionService(orm);
+      await inParallel([...audio.value.fingerprints], 4, ([trackId, fingerprints]) =>
+        recognition.storeFingerprints(trackId, fingerprints).then(() => undefined),
+      );
     } catch (error) {
       await Promise.all(written.map((key) => storage.delete(key).catch(() => undefined)));
       throw error;
     }
-    log.info({ ms: Date.now() - started }, 'demo world ready');
+    log.info({ ms: Date.now() - started }, 'demo world built');
     return true;
   });
 }

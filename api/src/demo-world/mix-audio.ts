@@ -4,26 +4,39 @@ import { renderReference, SAMPLE_RATE } from './synth.js';
 
 /** Headroom, so two references at full level in a crossfade stay inside -1 to 1 most of the time. */
 const LEVEL = 0.9;
-const FADE_LENGTH = Math.round(CROSSFADE_SECONDS * SAMPLE_RATE);
+
+interface Fades {
+  length: number;
+  in: Float32Array;
+  out: Float32Array;
+}
 
 /** Equal-power gains (sine in, cosine out: their squares add up to one), with the headroom applied. */
-function fadeCurve(shape: (angle: number) => number): Float32Array {
-  const curve = new Float32Array(FADE_LENGTH);
-  for (let i = 0; i < FADE_LENGTH; i += 1) curve[i] = shape((Math.PI / 2) * (i / FADE_LENGTH)) * LEVEL;
+function fadeCurve(length: number, shape: (angle: number) => number): Float32Array {
+  const curve = new Float32Array(length);
+  for (let i = 0; i < length; i += 1) curve[i] = shape((Math.PI / 2) * (i / length)) * LEVEL;
   return curve;
 }
-const FADE_IN = fadeCurve(Math.sin);
-const FADE_OUT = fadeCurve(Math.cos);
+const fadesAt = new Map<number, Fades>();
+function fadesOf(sampleRate: number): Fades {
+  let fades = fadesAt.get(sampleRate);
+  if (!fades) {
+    const length = Math.round(CROSSFADE_SECONDS * sampleRate);
+    fades = { length, in: fadeCurve(length, Math.sin), out: fadeCurve(length, Math.cos) };
+    fadesAt.set(sampleRate, fades);
+  }
+  return fades;
+}
 
 /** Adds `audio` to `out` from `offset` on, fading it in over its first samples and out over its last, when asked. */
-function addSegment(out: Float32Array, audio: Float32Array, offset: number, fadesIn: boolean, fadesOut: boolean) {
+function addSegment(out: Float32Array, audio: Float32Array, offset: number, fades: Fades, fadesIn: boolean, fadesOut: boolean) {
   const length = Math.min(audio.length, out.length - offset);
-  const fadeInEnd = fadesIn ? Math.min(FADE_LENGTH, length) : 0;
-  const fadeOutStart = fadesOut ? Math.max(fadeInEnd, length - FADE_LENGTH) : length;
-  const fadeOutOffset = length - FADE_LENGTH;
-  for (let i = 0; i < fadeInEnd; i += 1) out[offset + i] += audio[i] * FADE_IN[i];
+  const fadeInEnd = fadesIn ? Math.min(fades.length, length) : 0;
+  const fadeOutStart = fadesOut ? Math.max(fadeInEnd, length - fades.length) : length;
+  const fadeOutOffset = length - fades.length;
+  for (let i = 0; i < fadeInEnd; i += 1) out[offset + i] += audio[i] * fades.in[i];
   for (let i = fadeInEnd; i < fadeOutStart; i += 1) out[offset + i] += audio[i] * LEVEL;
-  for (let i = fadeOutStart; i < length; i += 1) out[offset + i] += audio[i] * FADE_OUT[i - fadeOutOffset];
+  for (let i = fadeOutStart; i < length; i += 1) out[offset + i] += audio[i] * fades.out[i - fadeOutOffset];
 }
 
 /**
@@ -31,14 +44,15 @@ function addSegment(out: Float32Array, audio: Float32Array, offset: number, fade
  * reference, crossfaded where one segment's end overlaps the next one's start. The first segment does not fade in
  * and the last does not fade out.
  */
-export function mixAudio(mix: PlannedMix, world: Pick<PlannedWorld, 'references'>): Float32Array {
-  const out = new Float32Array(Math.round(mix.durationSeconds * SAMPLE_RATE));
+export function mixAudio(mix: PlannedMix, world: Pick<PlannedWorld, 'references'>, sampleRate = SAMPLE_RATE): Float32Array {
+  const fades = fadesOf(sampleRate);
+  const out = new Float32Array(Math.round(mix.durationSeconds * sampleRate));
   mix.segments.forEach((segment, position) => {
     const reference = world.references[segment.reference];
     if (!reference) throw new Error(`no reference ${segment.reference}`);
     const from = segment.sourceStart;
-    const audio = renderReference(reference.recipe, SAMPLE_RATE, from, from + segment.endTime - segment.startTime);
-    addSegment(out, audio, Math.round(segment.startTime * SAMPLE_RATE), position > 0, position < mix.segments.length - 1);
+    const audio = renderReference(reference.recipe, sampleRate, from, from + segment.endTime - segment.startTime);
+    addSegment(out, audio, Math.round(segment.startTime * sampleRate), fades, position > 0, position < mix.segments.length - 1);
   });
   return out;
 }

@@ -1,21 +1,18 @@
-import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import type { Orm } from '../db/orm.js';
-import { ReferenceFingerprinter } from '../modules/recognition/recognition.js';
 import { RecognitionService } from '../modules/recognition/recognition.service.js';
+import { DemoWorkers } from './demo-workers.js';
 import { planWorld } from './plan.js';
-import { renderReference, SAMPLE_RATE } from './synth.js';
 
 const LOCK_NAME = 'mixcrate-demo-recognition';
-/** Seconds of audio fingerprinted between turns of the event loop (a few milliseconds of work): requests keep flowing. */
-const SLICE_SECONDS = 2;
 
 /**
  * Fingerprints the demo world's references into the recognition index, once: those indexed already are skipped, so
- * later starts only check (one query). About half a second of work per reference, done in slices between which the
- * server keeps serving (see startServer, which runs this after it serves). Of processes starting together, one does
- * the work (a try-lock on a connection of its own; the others skip). Stops between slices when `signal` aborts.
+ * later starts only check (one query). The demo world's build indexes them itself; this catches up on a database whose
+ * build stopped before (or was made before the recognition index). About half a second of work per reference, on the
+ * demo world threads while the server serves. Of processes starting together, one does
+ * the work (a try-lock on a connection of its own; the others skip). Stops between references when `signal` aborts.
  * Returns how many references it indexed.
  */
 export async function indexDemoReferencesOnce({ orm, log }: { orm: Orm; log: FastifyBaseLogger }, signal?: AbortSignal): Promise<number> {
@@ -38,19 +35,22 @@ export async function indexDemoReferencesOnce({ orm, log }: { orm: Orm; log: Fas
     if (!rows[0]?.locked) return 0;
     const started = Date.now();
     const recognition = new RecognitionService(orm);
+    const workers = new DemoWorkers();
+    const references = await missing();
+    const next = references.map((reference) => workers.run({ kind: 'reference', index: reference.index }));
     let indexed = 0;
-    for (const reference of await missing()) {
-      if (signal?.aborted) break;
-      const audio = renderReference(reference.recipe, SAMPLE_RATE);
-      const fingerprinter = new ReferenceFingerprinter(SAMPLE_RATE);
-      const slice = SLICE_SECONDS * SAMPLE_RATE;
-      for (let at = 0; at < audio.length && !signal?.aborted; at += slice) {
-        fingerprinter.push(audio.subarray(at, at + slice));
-        await yieldToEvents();
+    try {
+      // Every job is queued at once (the threads take them in turn); each result is stored as it comes, in order.
+      for (const [at, reference] of references.entries()) {
+        if (signal?.aborted) break;
+        const { hashes, data, seconds } = await (next[at] as (typeof next)[number]);
+        await recognition.storeFingerprints(reference.trackId, { hashes, data, seconds });
+        indexed += 1;
       }
-      if (signal?.aborted) break;
-      await recognition.storeFingerprints(reference.trackId, fingerprinter.finish());
-      indexed += 1;
+    } finally {
+      // Jobs still queued fail when the threads stop: nobody waits for them.
+      for (const result of next) result.catch(() => undefined);
+      await workers.close();
     }
     if (indexed > 0) log.info({ references: indexed, ms: Date.now() - started }, 'demo references fingerprinted for recognition');
     return indexed;

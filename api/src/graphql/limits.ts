@@ -71,7 +71,7 @@ export function limitProblem(
   }
   let cost: number;
   try {
-    cost = operationCost(schema, { kind: Kind.DOCUMENT, definitions: [operation, ...fragments.values()] }, variables);
+    cost = operationCost(schema, singleOperation(operation, fragments), variables);
   } catch (error) {
     // Its one refusal left once variables coerce: more nodes than it walks (abstract types are walked once per type).
     if (error instanceof GraphQLError) return refuse(error.message, 'QUERY_TOO_COMPLEX');
@@ -84,6 +84,25 @@ export function limitProblem(
     );
   }
   return null;
+}
+
+const singleOperation = (operation: OperationDefinitionNode, fragments: Map<string, FragmentDefinitionNode>): DocumentNode => ({
+  kind: Kind.DOCUMENT,
+  definitions: [operation, ...fragments.values()],
+});
+
+/** The cost of one operation of a document that passed `limitProblem` (the rate limit spends it, see http/public-api). */
+export function costOfOperation(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown> | undefined,
+): number {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  return operationCost(schema, singleOperation(operation, fragments), variables);
 }
 
 /** One per field, lists multiplied by their page size (`first` or `limit`), mutation fields `MUTATION_COST` each. */

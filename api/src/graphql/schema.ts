@@ -11,6 +11,7 @@ import { PaymentsResolver } from '../modules/payments/payments.resolver.js';
 import { RecognitionResolver } from '../modules/recognition/recognition.resolver.js';
 import { TracksResolver } from '../modules/tracks/tracks.resolver.js';
 import { UsersResolver } from '../modules/users/users.resolver.js';
+import { NodeResolver } from './node.resolver.js';
 
 export const resolvers = [
   AuthResolver,
@@ -23,6 +24,7 @@ export const resolvers = [
   ListensResolver,
   TracksResolver,
   RecognitionResolver,
+  NodeResolver,
 ] as const;
 
 export function buildGraphQLSchema(pubSub?: PubSub): Promise<GraphQLSchema> {

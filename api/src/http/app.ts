@@ -27,10 +27,11 @@ import { DomainError } from '../shared/errors.js';
 import type { ExecuteQuery } from '../shared/server-render.js';
 import { sendError } from './errors.js';
 import { isMediaRequest, mediaDelivery, mediaDeliveryRoutes } from './media-delivery.js';
+import { registerPublicApi } from './public-api/index.js';
 import { guardRequestBody, guardServer, type RequestGuardOptions } from './request-guards.js';
 import { scriptNonceOf, securityHeaderOptions } from './security-headers.js';
 import { serverRenderer } from './server-render.js';
-import { shareCardFor, webPages } from './share-meta.js';
+import { shareCardFor, sharedKindOf, webPages } from './share-meta.js';
 import { testModePages } from './test-mode-pages.js';
 import { viewerOf } from './viewer.js';
 
@@ -95,6 +96,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
   });
   await app.register(fastifyMultipart, { limits: { fields: 20, fileSize: 320 * 1024 * 1024, files: 4, parts: 30 } });
+  const publicApi = await registerPublicApi(app, services, options.webRoot);
 
   const events = createPubSubFor(config.REDIS_URL, services.orm.config.get('clientUrl') ?? '', app.log);
   await events.ready();
@@ -113,7 +115,12 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     includeStacktraceInErrorResponses: !config.isProduction,
     formatError: formatGraphQLError(config.isProduction),
     // Responses are not cached by Apollo (no @cacheControl hints); computing cache policy per field only costs time.
-    plugins: [ApolloServerPluginCacheControlDisabled(), fastifyApolloDrainPlugin(app), operationLimitsPlugin(schema, limits)],
+    plugins: [
+      ApolloServerPluginCacheControlDisabled(),
+      fastifyApolloDrainPlugin(app),
+      operationLimitsPlugin(schema, limits),
+      ...publicApi.apolloPlugins(schema),
+    ],
   });
   await apollo.start();
   await app.register(fastifyApollo(apollo), {
@@ -127,11 +134,17 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   });
 
   const formatSocketErrors = formatWebSocketErrors(config.isProduction);
-  const wsServer = new WebSocketServer({ server: app.server, path: '/graphql' });
+  const wsServer = new WebSocketServer({ server: app.server, path: '/graphql', verifyClient: publicApi.verifySocketOrigin });
+  const socketRateLimit = publicApi.socketRateLimit(schema);
   const wsCleanup = useServer<{ authorization?: string; token?: string }>(
     {
       schema,
-      onSubscribe: (_ctx, _id, payload) => prepareWebSocketOperation(schema, payload, limits),
+      onSubscribe: (ctx, _id, payload) => {
+        const prepared = prepareWebSocketOperation(schema, payload, limits);
+        if (!('document' in prepared)) return prepared;
+        const address = ctx.extra.request.socket.remoteAddress ?? 'unknown';
+        return socketRateLimit({ connectionParams: ctx.connectionParams, address }, prepared);
+      },
       onError: (_ctx, _id, _payload, errors) => formatSocketErrors(errors),
       onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: formatSocketErrors(result.errors) } : result),
       context: async (ctx) => {
@@ -177,10 +190,17 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     url: '/*',
     handler: async (request, reply) => {
       const path = request.url.split('?')[0] ?? '/';
-      const isClientRoute = !/^\/(api|graphql|media|assets)(\/|$)/.test(path) && !/\.[A-Za-z0-9]+$/.test(path);
+      const isClientRoute = !/^\/(api|graphql|media|assets|docs|embed)(\/|$)/.test(path) && !/\.[A-Za-z0-9]+$/.test(path);
       if (!isClientRoute || !pages) return reply.status(404).send(notFound);
       // Shared mix and profile links unfurl in chat apps: their page carries OpenGraph and Twitter card tags.
       const card = await shareCardFor(services, path);
+      const sharedKind = card ? null : sharedKindOf(path);
+      if (sharedKind)
+        return reply
+          .status(404)
+          .type('text/html; charset=utf-8')
+          .header('cache-control', 'no-cache')
+          .send(await pages.notFound(sharedKind));
       const html = card
         ? await pages.shared(card, config.PUBLIC_URL, await renderShared(path, request.ip), scriptNonceOf(reply.raw))
         : await pages.index();

@@ -8,6 +8,7 @@ import { type ByteRange, contentTypeOf, parseObjectKey, type StoredObject } from
 import type { FileAccess } from '../modules/mixes/mix.policy.js';
 import type { Services } from '../services.js';
 import type { ErrorBody } from './errors.js';
+import { mediaCorsHeaders } from './public-api/cors.js';
 import { mediaSecurityHeaders } from './security-headers.js';
 
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
@@ -169,6 +170,7 @@ export function mediaDelivery(services: Services, log: FastifyBaseLogger): Media
   const { media, storage, auth } = services;
   const rangeBuffers = new RangeBuffers();
   const securityHeaders = mediaSecurityHeaders(services.config);
+  const setCorsHeaders = mediaCorsHeaders(services.config);
   const viewerOf = (headers: IncomingHttpHeaders) => async (): Promise<string | null> => {
     const header = headers['x-auth-token'];
     const token = (typeof header === 'string' && header) || bearerToken(headers.authorization);
@@ -179,6 +181,7 @@ export function mediaDelivery(services: Services, log: FastifyBaseLogger): Media
   return async (request, response) => {
     // Fastify's hooks never see this answer: its security headers are set here.
     for (const [name, value] of securityHeaders) response.setHeader(name, value);
+    setCorsHeaders(request, response);
     try {
       const key = objectKeyOf(request.url ?? '');
       const parsed = key === null ? null : parseObjectKey(key);

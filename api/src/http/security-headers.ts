@@ -52,8 +52,10 @@ export function securityHeaderOptions(config: Config): FastifyHelmetOptions {
         baseUri: ["'self'"],
         formAction: ["'self'"],
         frameAncestors: [(request) => (request.url?.startsWith(EMBEDDABLE_PREFIX) ? '*' : "'none'")],
-        // blob: the profile image cropper previews the chosen file.
-        imgSrc: ["'self'", 'blob:'],
+        // blob: the profile image cropper previews the chosen file; data: the API reference's (/docs) icons.
+        imgSrc: ["'self'", 'blob:', 'data:'],
+        // data: the GraphQL explorer's (/graphql) fonts, inlined in its stylesheet.
+        fontSrc: ["'self'", 'data:'],
         objectSrc: ["'none'"],
         scriptSrc: ["'self'", (_request, response) => `'nonce-${scriptNonceOf(response)}'`],
         scriptSrcAttr: ["'none'"],

@@ -4,6 +4,7 @@ import type { Services } from '../services.js';
 import { GENRES, type GenreCode, USER_TYPES, type UserTypeCode } from '../shared/domain.js';
 import { NotFoundError } from '../shared/errors.js';
 import { HELD_CLICKS_GLOBAL, type RenderedPage, SERVER_STATE_ID } from '../shared/server-render.js';
+import { EMBED_SIZE, embedPath } from './public-api/embed.js';
 import { scriptJson } from './server-render.js';
 
 /** What a shared page is about, as link previews (OpenGraph, Twitter cards, oEmbed) describe it. */
@@ -15,12 +16,26 @@ export interface ShareCard {
   url: string;
   image: string | null;
   audio: string | null;
+  /** The compact player other sites may frame (mixes only): oEmbed's html and the Twitter player card. */
+  player: string | null;
   authorName: string;
   authorUrl: string;
 }
 
 const SHARED_MIX = /^\/shared-mix\/([0-9a-f-]{36})\/?$/i;
 const SHARED_PROFILE = /^\/shared-profile\/([A-Za-z0-9_.-]{1,30})\/?$/;
+
+/** Which kind of shared page a path is, whether or not anything is there. */
+export function sharedKindOf(path: string): ShareCard['kind'] | null {
+  if (SHARED_MIX.test(path)) return 'mix';
+  return SHARED_PROFILE.test(path) ? 'profile' : null;
+}
+
+/** What a shared link to nothing says (SPEC §8 for mixes; the app's own words for members), before the app loads. */
+const NOT_FOUND: Record<ShareCard['kind'], { title: string; text: string }> = {
+  mix: { title: 'No mix found :-/', text: 'Sorry, that mix may have been removed.' },
+  profile: { title: 'No member found', text: 'Nobody uses that name here. Check the link, or find members from the homepage.' },
+};
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
@@ -46,6 +61,7 @@ export async function shareCardFor(services: Services, path: string): Promise<Sh
         url: absolute(`/shared-mix/${mix.id}`),
         image: absolute(services.mixes.coverUrl(mix)),
         audio: absolute(services.mixes.audioUrl(mix)),
+        player: absolute(embedPath(mix.id)),
         authorName: dj,
         authorUrl: absolute(`/shared-profile/${mix.owner.userName ?? ''}`),
       };
@@ -62,6 +78,7 @@ export async function shareCardFor(services: Services, path: string): Promise<Sh
         url: absolute(`/shared-profile/${user.userName ?? userName}`),
         image: image ? absolute(image) : null,
         audio: null,
+        player: null,
         authorName: name,
         authorUrl: absolute(`/shared-profile/${user.userName ?? userName}`),
       };
@@ -90,7 +107,13 @@ export function shareTags(card: ShareCard, publicUrl: string): string {
     card.image ? meta('property', 'og:image:width', '400') + meta('property', 'og:image:height', '400') : '',
     meta('property', 'og:audio', card.audio),
     card.audio ? meta('property', 'og:audio:type', 'audio/mpeg') : '',
-    meta('name', 'twitter:card', 'summary'),
+    meta('name', 'twitter:card', card.player ? 'player' : 'summary'),
+    meta('name', 'twitter:player', card.player),
+    card.player
+      ? meta('name', 'twitter:player:width', String(EMBED_SIZE.width)) + meta('name', 'twitter:player:height', String(EMBED_SIZE.height))
+      : '',
+    meta('name', 'twitter:player:stream', card.player ? card.audio : null),
+    card.player && card.audio ? meta('name', 'twitter:player:stream:content_type', 'audio/mpeg') : '',
     meta('name', 'twitter:title', card.title),
     meta('name', 'twitter:description', card.description),
     meta('name', 'twitter:image', card.image),
@@ -184,6 +207,16 @@ export function webPages(webRoot: string) {
   };
   return {
     index,
+    /** The app's page for a shared link to nothing, with the not-found words in it (the app replaces them with its own). */
+    async notFound(kind: ShareCard['kind']): Promise<string> {
+      const { title, text } = NOT_FOUND[kind];
+      return (await index())
+        .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)} · mixcrate</title>`)
+        .replace(
+          '<div id="root"></div>',
+          () => `<div id="root"><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></main></div>`,
+        );
+    },
     async shared(card: ShareCard, publicUrl: string, rendered: RenderedPage | null, scriptNonce: string): Promise<string> {
       const html = await index();
       const { scripts, styles } = screenAssets(await viteManifest(), SHARED_SCREENS[card.kind]);

@@ -5,13 +5,18 @@ import type { FollowDirection } from '../modules/follows/follows.service.js';
 import type { Services } from '../services.js';
 import { userWire } from './presenters.js';
 
-/** SPEC §7 follow rows: the toggle and the member's own follow lists (20 a page, from page 1). */
+/** SPEC §7 follow rows: the toggle (GET as the SPEC has it, and POST) and the member's own follow lists (20 a page, from page 1). */
 export function followRoutes(services: Services) {
   const { follows } = services;
   return async (app: FastifyInstance) => {
-    app.get<{ Params: { id: string } }>('/user/follow/:id', async (request) => {
-      const viewer = requireViewer(await viewerOf(services, request));
-      return { code: await follows.toggle(viewer.id, request.params.id) };
+    // The SPEC's GET stays for the SPEC's client; POST is the one to use, since link prefetchers may follow a GET.
+    app.route<{ Params: { id: string } }>({
+      method: ['GET', 'POST'],
+      url: '/user/follow/:id',
+      handler: async (request) => {
+        const viewer = requireViewer(await viewerOf(services, request));
+        return { code: await follows.toggle(viewer.id, request.params.id) };
+      },
     });
 
     for (const direction of ['following', 'followers'] satisfies FollowDirection[]) {

@@ -54,7 +54,12 @@ export function mixRoutes(services: Services) {
         page: body.page,
         limit: body.limit,
       });
-      return { data: await mixesWire(services, found.items, viewer?.id ?? null), count: await found.totalCount };
+      return {
+        data: await mixesWire(services, found.items, viewer?.id ?? null),
+        count: await found.totalCount,
+        // Beyond the SPEC's wire: true when more match than were counted (count is then "count+").
+        count_is_lower_bound: found.totalCountIsLowerBound,
+      };
     });
 
     app.get<{ Params: { user_name: string; page: string }; Querystring: { mix_id_to_exclude?: string } }>(

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { EMBED_SIZE } from '../http/public-api/embed.js';
 import { shareCardFor } from '../http/share-meta.js';
 import type { Services } from '../services.js';
 import { InvalidInputError, NotFoundError } from '../shared/errors.js';
@@ -30,9 +31,11 @@ export function oembedRoutes(services: Services) {
       if (link.host !== site.host) throw new NotFoundError('Not a mixcrate link');
       const card = await shareCardFor(services, link.pathname);
       if (!card) throw new NotFoundError('No shared mix or profile at that link');
-      const width = Math.min(maxwidth ?? DEFAULT_SIZE.width, DEFAULT_SIZE.width * 2);
-      const height = Math.min(maxheight ?? DEFAULT_SIZE.height, DEFAULT_SIZE.height * 2);
-      const src = card.url.replace(/"/g, '%22');
+      // A mix embeds its compact player; a profile its shared page.
+      const size = card.player ? EMBED_SIZE : DEFAULT_SIZE;
+      const width = Math.min(maxwidth ?? size.width, size.width * 2);
+      const height = Math.min(maxheight ?? size.height, size.height * 2);
+      const src = (card.player ?? card.url).replace(/"/g, '%22');
       return {
         version: '1.0',
         type: 'rich',

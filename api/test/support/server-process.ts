@@ -27,6 +27,8 @@ export interface ServerProcess {
 export interface ServerProcessOptions {
   databaseUrl: string;
   dataDir: string;
+  /** More environment (REDIS_URL, GCS_BUCKET...), over the defaults below. */
+  env?: Record<string, string>;
 }
 
 /** Every server this test file started that may still run: a test that timed out while one started leaves it here. */
@@ -46,7 +48,7 @@ async function ended(child: ChildProcess, signal: NodeJS.Signals): Promise<void>
  * Starts the server on DATABASE_URL (never the embedded PostgreSQL: its postgres child would outlive a SIGKILLed Node)
  * and DATA_DIR, and resolves once it logs that it is ready.
  */
-export async function startServerProcess({ databaseUrl, dataDir }: ServerProcessOptions): Promise<ServerProcess> {
+export async function startServerProcess({ databaseUrl, dataDir, env = {} }: ServerProcessOptions): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: API_DIR,
     env: {
@@ -60,6 +62,7 @@ export async function startServerProcess({ databaseUrl, dataDir }: ServerProcess
       DEMO: '0',
       REDIS_URL: '',
       LOG_LEVEL: 'info',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -65,7 +65,7 @@ function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
 }
 
 /**
- * Starts the real API (`api/src/main.ts` under tsx, as `npm start` does) in a child process on a free port.
+ * Starts the real API (`api/src/main.ts` under tsx, as `npm run dev` does) in a child process on a free port.
  * It serves web/dist at /, so the browser sees exactly the production build.
  */
 export async function startApi(databaseUrl: string | undefined): Promise<RunningApi> {

@@ -10,7 +10,17 @@ export const DIST_DIR = join(WEB_DIR, 'dist');
 const SERVER_RENDERER = join(WEB_DIR, 'dist-server', 'render.js');
 
 /** What the build reads: when any of it is newer than dist/index.html, the build is stale. */
-const INPUTS = ['index.html', 'vite.config.ts', 'package.json', 'public', 'src', '../api/src/shared'];
+const INPUTS = [
+  'index.html',
+  'explorer.html',
+  'embed.html',
+  'vite.config.ts',
+  'vite.pages.config.ts',
+  'package.json',
+  'public',
+  'src',
+  '../api/src/shared',
+];
 
 function newestMtime(path: string): number {
   if (!existsSync(path)) return 0;

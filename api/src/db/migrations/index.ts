@@ -5,6 +5,8 @@ import { Migration20261125000000_catalogue } from './Migration20261125000000_cat
 import { Migration20261126000000_staged_files } from './Migration20261126000000_staged_files.js';
 import { Migration20261127000000_recognition } from './Migration20261127000000_recognition.js';
 import { Migration20261130000000_payments } from './Migration20261130000000_payments.js';
+import { Migration20261201000000_rate_limits } from './Migration20261201000000_rate_limits.js';
+import { Migration20261202000000_resumable_uploads } from './Migration20261202000000_resumable_uploads.js';
 
 /** Every migration, in order. Listed explicitly so discovery does not depend on file globs or the build tool. */
 export const migrations = [
@@ -15,4 +17,6 @@ export const migrations = [
   { name: 'Migration20261126000000_staged_files', class: Migration20261126000000_staged_files },
   { name: 'Migration20261127000000_recognition', class: Migration20261127000000_recognition },
   { name: 'Migration20261130000000_payments', class: Migration20261130000000_payments },
+  { name: 'Migration20261201000000_rate_limits', class: Migration20261201000000_rate_limits },
+  { name: 'Migration20261202000000_resumable_uploads', class: Migration20261202000000_resumable_uploads },
 ];

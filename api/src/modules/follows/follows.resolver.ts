@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { pageInfoOf } from '../../graphql/connection.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { requireViewer } from '../auth/auth.policy.js';
 import { UserObject } from '../users/user.types.js';
@@ -41,7 +42,7 @@ export class FollowsResolver {
       cursor: entry.cursor,
       distanceKm: entry.distanceKm,
     }));
-    return { totalCount: page.count, edges, pageInfo: { hasNextPage: page.hasNextPage, endCursor: edges.at(-1)?.cursor ?? null } };
+    return { totalCount: page.count, edges, pageInfo: pageInfoOf(edges, page.hasNextPage, after) };
   }
 
   @Query(() => FollowConnectionObject, { description: 'The members the signed-in member follows, newest first.' })

@@ -25,7 +25,7 @@ export class LibraryResolver {
     @Arg('after', () => String, { nullable: true }) after: string | null,
   ): Promise<MixConnectionObject> {
     const self = requireSelf(ctx, viewer);
-    return MixConnectionObject.from(ctx.services, await ctx.services.library.savedMixes(self.id, { first, after }), self.id);
+    return MixConnectionObject.from(ctx.services, await ctx.services.library.savedMixes(self.id, { first, after }), self.id, after);
   }
 
   @FieldResolver(() => [SavedTrackObject], { description: 'Your saved catalogue tracks, most recently saved first.' })

@@ -82,6 +82,7 @@ export class LibraryService {
         return mix ? [{ mix, distanceKm: null, cursor: encodeCursor([row.sort_key, row.mix_id]) }] : [];
       }),
       totalCount: Promise.resolve(count),
+      totalCountIsLowerBound: false,
       hasNextPage: rows.length > first,
     };
   }

@@ -1,12 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
-import { FileStore } from '@tus/file-store';
 import { Server, type Upload } from '@tus/server';
 import { ERRORS, type Lock, type Locker, type RequestRelease } from '@tus/utils';
 import type { AdvisoryLocks, HeldLock } from '../../db/advisory-locks.js';
+import type { Orm } from '../../db/orm.js';
 import { InvalidInputError } from '../../shared/errors.js';
+import { isStorableText } from '../../shared/inputs.js';
 import type { Viewer } from '../auth/tokens.js';
 import { MP3_MAX_BYTES, MP3_MESSAGES } from './audio.js';
+import { SharedUploadStore } from './shared-upload-store.js';
+import type { StorageDriver } from './storage.js';
 
 export const RESUMABLE_UPLOAD_PATH = '/api/uploads';
 /** Uploads nobody turned into a mix within this time are removed, finished or not. */
@@ -56,22 +59,24 @@ const refusal = (status_code: number, body: string): TusRefusal => ({ status_cod
 
 /**
  * The tus resumable-upload endpoint for MP3s: a 300 MB upload survives a dropped connection and continues from the
- * offset the server confirms. Only signed-in members may upload, each only to their own uploads. Bytes wait on the
- * local disk (DATA_DIR/uploads) until create-mix checks them and moves them into storage.
+ * offset the server confirms. Only signed-in members may upload, each only to their own uploads. Bytes wait in shared
+ * storage (see SharedUploadStore: parts in the media storage, state in PostgreSQL, so any API process can resume or
+ * finish an upload) until create-mix checks them and moves them into place.
  */
 export class ResumableUploads {
-  private readonly store: FileStore;
+  private readonly store: SharedUploadStore;
   private readonly server: Server;
   private readonly viewers = new WeakMap<Request, Viewer>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
-    directory: string,
+    orm: Orm,
+    storage: StorageDriver,
     private readonly authenticate: (token: string) => Promise<Viewer>,
     private readonly locks: AdvisoryLocks,
-    options: { trustProxy?: boolean } = {},
+    options: { trustProxy?: boolean; allowsOrigin?: (origin: string) => boolean } = {},
   ) {
-    this.store = new FileStore({ directory });
+    this.store = new SharedUploadStore(orm, storage);
     this.server = new Server({
       path: RESUMABLE_UPLOAD_PATH,
       datastore: this.store,
@@ -80,13 +85,16 @@ export class ResumableUploads {
       relativeLocation: true,
       respectForwardedHeaders: options.trustProxy ?? false,
       allowedHeaders: ['x-auth-token'],
-      // The browser reaches us on the same origin; no other site may drive uploads with a member's token.
-      allowedOrigins: [],
+      // Pages on the origins CORS_ORIGINS allows may upload too (with a token they hold: there are no cookies).
+      allowedOrigins: options.allowsOrigin ?? [],
       disableTerminationForFinishedUploads: false,
       onIncomingRequest: (request, id) => this.admit(request, id),
       onUploadCreate: async (request, upload) => {
         const viewer = this.viewers.get(request);
         if (!viewer) throw refusal(401, 'No token, authorization denied');
+        // The metadata is kept in PostgreSQL (see SharedUploadStore), which stores no NUL or lone surrogate.
+        const texts = Object.entries(upload.metadata ?? {}).flatMap(([key, value]) => [key, value ?? '']);
+        if (!texts.every(isStorableText)) throw refusal(400, 'Upload-Metadata holds text that cannot be stored');
         return { metadata: { ...upload.metadata, owner: viewer.id } };
       },
       onResponseError: async (_request, error) => {
@@ -133,7 +141,7 @@ export class ResumableUploads {
     if (!claim) throw notThere();
     return {
       size: upload.size ?? 0,
-      stream: () => this.store.read(id) as Readable,
+      stream: () => this.store.read(id),
       remove: async () => {
         await this.store.remove(id).catch(() => undefined);
         await claim.release();
@@ -144,12 +152,9 @@ export class ResumableUploads {
 
   /** Removes uploads older than the TTL, finished or not (tus' own expiry only covers unfinished ones). */
   async sweep(now = Date.now()): Promise<number> {
-    const ids = (await this.store.configstore.list?.()) ?? [];
+    const ids = await this.store.createdBefore(new Date(now - RESUMABLE_UPLOAD_TTL_MS));
     let removed = 0;
     for (const id of ids) {
-      const upload = await this.find(id);
-      const created = upload?.creation_date ? Date.parse(upload.creation_date) : Number.NaN;
-      if (!upload || !(created + RESUMABLE_UPLOAD_TTL_MS < now)) continue;
       const claim = await this.locks.tryAcquire(`claim:${id}`);
       if (!claim) continue;
       try {

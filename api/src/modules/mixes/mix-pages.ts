@@ -25,6 +25,18 @@ export const filterOf = (...parts: MixFilter[]): MixFilter => ({
 interface PageRow extends MixRow {
   sort_key: string;
   distance_m: number | null;
+  total_count?: number;
+}
+
+/**
+ * A count worked out in the page's own statement (one round trip for both): `sql` is a scalar expression over `params`.
+ * With `cap`, the expression counts at most `cap + 1` rows, and a figure above `cap` is reported as the lower bound
+ * `cap` (see MixPage.totalCountIsLowerBound).
+ */
+export interface CountInPage {
+  sql: string;
+  params: Record<string, unknown>;
+  cap?: number;
 }
 
 export interface PageQuery {
@@ -40,9 +52,10 @@ export interface PageQuery {
 /**
  * One page of mixes, newest published first (ties broken by id): the page's ids come from an index-only scan
  * (materialized, so the plan stays index-only whatever is joined after), then just those rows are read with their
- * owners, in one statement. One row more than the page tells whether more follow.
+ * owners, in one statement. One row more than the page tells whether more follow. The total is either a count run
+ * alongside (a promise) or a count in the same statement (CountInPage).
  */
-export async function pageOfMixes(em: EntityManager, query: PageQuery, totalCount: Promise<number>): Promise<MixPage> {
+export async function pageOfMixes(em: EntityManager, query: PageQuery, total: Promise<number> | CountInPage): Promise<MixPage> {
   const { first, after, offset } = query.paging;
   const where = [...query.filter.conditions, ...(after ? ['(published_at, id) < (:afterTime::timestamptz, :afterId::uuid)'] : [])];
   const source = query.walk
@@ -50,6 +63,8 @@ export async function pageOfMixes(em: EntityManager, query: PageQuery, totalCoun
         where ${query.walk.condition.conditions.join(' and ')}`
     : `mix where ${where.join(' and ')}`;
   const distance = query.distanceFrom ? 'earth_distance(geo_earth(:fromLatitude, :fromLongitude), geo)' : 'null::float8';
+  const counted = total instanceof Promise ? null : total;
+  // With the count in the statement, its one row comes back even when the page is empty (the page's columns null).
   const rows = await em.execute<PageRow[]>(
     ...named(
       `with page as materialized (
@@ -57,11 +72,18 @@ export async function pageOfMixes(em: EntityManager, query: PageQuery, totalCoun
            from ${source}
           order by published_at desc, id desc
           limit :rowLimit offset :offset)
-       select ${MIX_COLUMNS}, page.sort_key, page.distance_m
-         from page join mix m on m.id = page.id ${WITH_OWNER}
+       ${
+         counted
+           ? `, total as materialized (select (${counted.sql})::int as total_count)
+       select ${MIX_COLUMNS}, page.sort_key, page.distance_m, total.total_count
+         from total left join (page join mix m on m.id = page.id ${WITH_OWNER}) on true`
+           : `select ${MIX_COLUMNS}, page.sort_key, page.distance_m
+         from page join mix m on m.id = page.id ${WITH_OWNER}`
+       }
         order by page.published_at desc, page.id desc`,
       {
         ...query.filter.params,
+        ...(counted?.params ?? {}),
         ...(after ? { afterTime: after[0], afterId: after[1] } : {}),
         ...(query.walk ? { walkLimit: query.walk.limit, ...query.walk.condition.params } : {}),
         ...(query.distanceFrom ? { fromLatitude: query.distanceFrom.latitude, fromLongitude: query.distanceFrom.longitude } : {}),
@@ -70,10 +92,26 @@ export async function pageOfMixes(em: EntityManager, query: PageQuery, totalCoun
       },
     ),
   );
-  return pageFromRows(em, rows, query.viewerId, first, totalCount);
+  if (!counted)
+    return pageFromRows(em, rows, query.viewerId, first, { totalCount: total as Promise<number>, totalCountIsLowerBound: false });
+  const count = rows[0]?.total_count ?? 0;
+  const overCap = counted.cap !== undefined && count > counted.cap;
+  return pageFromRows(
+    em,
+    rows.filter((row) => row.id !== null),
+    query.viewerId,
+    first,
+    { totalCount: Promise.resolve(overCap ? (counted.cap as number) : count), totalCountIsLowerBound: overCap },
+  );
 }
 
-function pageFromRows(em: EntityManager, rows: PageRow[], viewerId: string | null, first: number, totalCount: Promise<number>): MixPage {
+function pageFromRows(
+  em: EntityManager,
+  rows: PageRow[],
+  viewerId: string | null,
+  first: number,
+  total: Pick<MixPage, 'totalCount' | 'totalCountIsLowerBound'>,
+): MixPage {
   return {
     items: rows.slice(0, first).map((row) => {
       const mix = mixViewOfRow(em, row);
@@ -83,7 +121,7 @@ function pageFromRows(em: EntityManager, rows: PageRow[], viewerId: string | nul
         cursor: encodeCursor([row.sort_key, row.id]),
       };
     }),
-    totalCount,
+    ...total,
     hasNextPage: rows.length > first,
   };
 }
@@ -97,6 +135,18 @@ export function countOfMixes(em: EntityManager, filter: MixFilter): Promise<numb
       )
       .then(([row]) => row.count),
   );
+}
+
+/**
+ * How many mixes match, counting at most `cap + 1` of them (in the page's statement): exact up to `cap`, the lower bound
+ * `cap` beyond. Reads at most that many index entries whatever the filter matches.
+ */
+export function cappedCountOfMixes(filter: MixFilter, cap: number): CountInPage {
+  return {
+    sql: `select count(*) from (select 1 from mix where ${filter.conditions.join(' and ')} limit ${cap + 1}) counted`,
+    params: filter.params,
+    cap,
+  };
 }
 
 /**

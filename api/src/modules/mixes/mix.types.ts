@@ -1,5 +1,6 @@
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { PageInfoObject } from '../../graphql/connection.js';
+import { PageInfoObject, pageInfoOf } from '../../graphql/connection.js';
+import { NodeInterface } from '../../graphql/node.js';
 import type { Services } from '../../services.js';
 import { GENRE_CODES, GENRES } from '../../shared/domain.js';
 import { TrackObject } from '../tracks/track.types.js';
@@ -40,7 +41,7 @@ export class MixTrackObject {
   }
 }
 
-@ObjectType('Mix', { simpleResolvers: true })
+@ObjectType('Mix', { simpleResolvers: true, implements: NodeInterface })
 export class MixObject {
   @Field(() => ID) id!: string;
   @Field(() => String) title!: string;
@@ -101,9 +102,14 @@ export class MixConnectionObject {
   @Field(() => [MixEdgeObject]) edges!: MixEdgeObject[];
   @Field(() => [MixObject]) nodes!: MixObject[];
   @Field(() => PageInfoObject) pageInfo!: PageInfoObject;
-  @Field(() => Int, { description: 'How many mixes match, across all pages.' }) totalCount!: Promise<number>;
+  @Field(() => Int, { description: 'How many mixes match, across all pages (at least this many when totalCountIsLowerBound).' })
+  totalCount!: Promise<number>;
+  @Field(() => Boolean, {
+    description: 'True when more mixes match than were counted (a wide feed circle): show totalCount as "10,000+".',
+  })
+  totalCountIsLowerBound!: boolean;
 
-  static from(services: Services, page: MixPage, viewerId: string | null): MixConnectionObject {
+  static from(services: Services, page: MixPage, viewerId: string | null, after: string | null): MixConnectionObject {
     const edges = page.items.map((item) => ({
       cursor: item.cursor,
       node: MixObject.from(services, item.mix, { distanceKm: item.distanceKm, viewerId }),
@@ -111,8 +117,9 @@ export class MixConnectionObject {
     return Object.assign(new MixConnectionObject(), {
       edges,
       nodes: edges.map((edge) => edge.node),
-      pageInfo: { hasNextPage: page.hasNextPage, endCursor: edges.at(-1)?.cursor ?? null },
+      pageInfo: pageInfoOf(edges, page.hasNextPage, after),
       totalCount: page.totalCount,
+      totalCountIsLowerBound: page.totalCountIsLowerBound,
     });
   }
 }

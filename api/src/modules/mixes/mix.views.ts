@@ -34,6 +34,8 @@ export interface MixPage {
    * mixes (and what callers load for them) need not wait for it.
    */
   totalCount: Promise<number>;
+  /** True when more match than were counted: totalCount is then a lower bound (the feed's wide circles, see planFeed). */
+  totalCountIsLowerBound: boolean;
   hasNextPage: boolean;
 }
 

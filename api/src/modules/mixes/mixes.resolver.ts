@@ -25,7 +25,7 @@ export class MixesResolver {
   ): Promise<MixConnectionObject> {
     const viewerId = ctx.viewer?.id ?? null;
     const page = await ctx.services.mixes.feed({ genre, radiusKm, from }, viewerId, { first, after });
-    return MixConnectionObject.from(ctx.services, page, viewerId);
+    return MixConnectionObject.from(ctx.services, page, viewerId, after);
   }
 
   @Query(() => MixObject, {
@@ -53,7 +53,7 @@ export class MixesResolver {
   ): Promise<MixConnectionObject> {
     const viewerId = ctx.viewer?.id ?? null;
     const page = await ctx.services.mixes.byUser(userName, viewerId, { first, after }, excludeMixId);
-    return MixConnectionObject.from(ctx.services, page, viewerId);
+    return MixConnectionObject.from(ctx.services, page, viewerId, after);
   }
 
   @Mutation(() => [MixTrackObject], {

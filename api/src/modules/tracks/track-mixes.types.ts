@@ -1,5 +1,5 @@
 import { Field, Float, Int, ObjectType } from 'type-graphql';
-import { PageInfoObject } from '../../graphql/connection.js';
+import { PageInfoObject, pageInfoOf } from '../../graphql/connection.js';
 import type { Services } from '../../services.js';
 import { MixObject } from '../mixes/mix.types.js';
 import type { TrackMixPage } from './tracks.service.js';
@@ -21,7 +21,7 @@ export class TrackMixConnectionObject {
   @Field(() => PageInfoObject) pageInfo!: PageInfoObject;
   @Field(() => Int, { description: 'How many mixes play the track, across all pages.' }) totalCount!: Promise<number>;
 
-  static from(services: Services, page: TrackMixPage, viewerId: string | null): TrackMixConnectionObject {
+  static from(services: Services, page: TrackMixPage, viewerId: string | null, after: string | null): TrackMixConnectionObject {
     const edges = page.items.map((item) => ({
       cursor: item.cursor,
       node: MixObject.from(services, item.mix, { distanceKm: item.distanceKm, viewerId }),
@@ -29,7 +29,7 @@ export class TrackMixConnectionObject {
     }));
     return Object.assign(new TrackMixConnectionObject(), {
       edges,
-      pageInfo: { hasNextPage: page.hasNextPage, endCursor: edges.at(-1)?.cursor ?? null },
+      pageInfo: pageInfoOf(edges, page.hasNextPage, after),
       totalCount: page.totalCount,
     });
   }

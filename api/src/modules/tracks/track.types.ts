@@ -1,5 +1,6 @@
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
-import { PageInfoObject } from '../../graphql/connection.js';
+import { PageInfoObject, pageInfoOf } from '../../graphql/connection.js';
+import { NodeInterface } from '../../graphql/node.js';
 import type { TrackPage, TrackView } from './tracks.service.js';
 
 @ObjectType('Creator', { simpleResolvers: true, description: 'An artist credited on a track.' })
@@ -16,6 +17,7 @@ export class TrackLabelObject {
 
 @ObjectType('Track', {
   simpleResolvers: true,
+  implements: NodeInterface,
   description: 'A catalogue track; manual ones were typed by an uploader and matched nothing.',
 })
 export class TrackObject {
@@ -54,12 +56,12 @@ export class TrackConnectionObject {
   @Field(() => [TrackObject]) nodes!: TrackObject[];
   @Field(() => PageInfoObject) pageInfo!: PageInfoObject;
 
-  static from(page: TrackPage): TrackConnectionObject {
+  static from(page: TrackPage, after: string | null): TrackConnectionObject {
     const edges = page.items.map((item) => ({ cursor: item.cursor, node: TrackObject.from(item.track) }));
     return Object.assign(new TrackConnectionObject(), {
       edges,
       nodes: edges.map((edge) => edge.node),
-      pageInfo: { hasNextPage: page.hasNextPage, endCursor: edges.at(-1)?.cursor ?? null },
+      pageInfo: pageInfoOf(edges, page.hasNextPage, after),
     });
   }
 }

@@ -21,7 +21,7 @@ export class TracksResolver {
     @Arg('first', () => Int, { defaultValue: TRACKS_DEFAULT_PAGE_SIZE }) first: number,
     @Arg('after', () => String, { nullable: true }) after: string | null,
   ): Promise<TrackConnectionObject> {
-    return TrackConnectionObject.from(await ctx.services.tracks.search(search, { first, after }));
+    return TrackConnectionObject.from(await ctx.services.tracks.search(search, { first, after }), after);
   }
 
   @Query(() => TrackObject, { nullable: true, description: 'A track (catalogue or typed by hand); null when there is none.' })
@@ -61,6 +61,6 @@ export class TracksResolver {
   ): Promise<TrackMixConnectionObject> {
     const viewerId = ctx.viewer?.id ?? null;
     const page = await ctx.services.tracks.mixesOf(track.id, { first, after }, viewerId);
-    return TrackMixConnectionObject.from(ctx.services, page, viewerId);
+    return TrackMixConnectionObject.from(ctx.services, page, viewerId, after);
   }
 }

@@ -1,4 +1,5 @@
 import { Field, Float, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
+import { NodeInterface } from '../../graphql/node.js';
 import type { Services } from '../../services.js';
 import { DEFAULT_USER_TYPE, isUserTypeCode, USER_TYPE_CODES, USER_TYPES, type UserTypeCode } from '../../shared/domain.js';
 import type { IUser } from './user.entity.js';
@@ -29,7 +30,7 @@ const locationOf = (user: IUser): LocationObject | null =>
     ? null
     : { latitude: user.latitude, longitude: user.longitude };
 
-@ObjectType('User', { description: 'A member as anyone may see them.' })
+@ObjectType('User', { description: 'A member as anyone may see them.', implements: NodeInterface })
 export class UserObject {
   @Field(() => ID) id!: string;
   @Field(() => String, { nullable: true }) userName!: string | null;

@@ -75,6 +75,8 @@ export function HomePage() {
   const panelId = useId();
   const { feed, loading, error, refetch, ensureLoaded } = useFeed(filter);
   const total = feed?.totalCount ?? 0;
+  // A wide circle's total is counted up to a cap: the API says so, and the chip shows "10,000+".
+  const totalLabel = `${total.toLocaleString('en')}${feed?.totalCountIsLowerBound ? '+' : ''}`;
   const mix = feed?.nodes[index];
 
   useEffect(() => {
@@ -109,7 +111,8 @@ export function HomePage() {
     >
       <FilterIcon width={18} height={18} />
       <span>
-        {genreLabel(toGraphQLGenre(filter.genre))} · {formatDistance(filter.radiusKm)} · {total === 0 ? 0 : index + 1}/{total}
+        {genreLabel(toGraphQLGenre(filter.genre))} · {formatDistance(filter.radiusKm)} ·{' '}
+        {total === 0 ? 0 : (index + 1).toLocaleString('en')}/{totalLabel}
       </span>
     </button>
   );
@@ -148,7 +151,7 @@ export function HomePage() {
         <>
           <section className={styles.carousel} aria-label="Mixes">
             <p className={styles.visuallyHidden} aria-live="polite">
-              Mix {index + 1} of {total}
+              Mix {index + 1} of {feed?.totalCountIsLowerBound ? `at least ${totalLabel.slice(0, -1)}` : totalLabel}
             </p>
             <button type="button" className={styles.arrow} onClick={() => void move(-1)} aria-label="Previous mix">
               <ChevronIcon direction="left" />

@@ -1,0 +1,60 @@
+// A worker thread of the demo world's build (see DemoWorkers): renders and encodes a mix, or renders and fingerprints
+// a reference, so the server's own thread only writes files and rows while it serves.
+import { parentPort } from 'node:worker_threads';
+import { createMp3Encoder } from 'wasm-media-encoders';
+import { fingerprintReference } from '../modules/recognition/fingerprint.js';
+import type { DemoJob, DemoReply } from './demo-workers.js';
+import { mixAudio, peaksOf } from './mix-audio.js';
+import { MIX_BITRATE, MIX_SAMPLE_RATE, planWorld } from './plan.js';
+import { renderReference, SAMPLE_RATE } from './synth.js';
+
+const port = parentPort;
+if (!port) throw new Error('demo-worker runs as a worker thread');
+const world = planWorld();
+// Compiling the encoder is the costly part of making one: once per thread, configured again for every file.
+const encoder = await createMp3Encoder();
+const BLOCK = 9216;
+
+function encode(samples: Float32Array): Uint8Array {
+  encoder.configure({ channels: 1, sampleRate: MIX_SAMPLE_RATE, bitrate: MIX_BITRATE });
+  const parts: Uint8Array[] = [];
+  // The encoder owns the bytes it returns until its next call: copy them out.
+  for (let start = 0; start < samples.length; start += BLOCK) parts.push(encoder.encode([samples.subarray(start, start + BLOCK)]).slice());
+  parts.push(encoder.finalize().slice());
+  const mp3 = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    mp3.set(part, offset);
+    offset += part.length;
+  }
+  return mp3;
+}
+
+function run(job: DemoJob): { reply: DemoReply; transfer: ArrayBuffer[] } {
+  if (job.kind === 'mix') {
+    const mix = world.mixes[job.index];
+    if (!mix) throw new Error(`no demo mix ${job.index}`);
+    const samples = mixAudio(mix, world, MIX_SAMPLE_RATE);
+    const mp3 = encode(samples);
+    return {
+      reply: { kind: 'mix', mp3, durationSeconds: samples.length / MIX_SAMPLE_RATE, peaks: peaksOf(samples) },
+      transfer: [mp3.buffer as ArrayBuffer],
+    };
+  }
+  const reference = world.references[job.index];
+  if (!reference) throw new Error(`no demo reference ${job.index}`);
+  const fingerprints = fingerprintReference(renderReference(reference.recipe, SAMPLE_RATE), SAMPLE_RATE);
+  return {
+    reply: { kind: 'reference', ...fingerprints },
+    transfer: [fingerprints.hashes.buffer as ArrayBuffer, fingerprints.data.buffer as ArrayBuffer],
+  };
+}
+
+port.on('message', ({ id, job }: { id: number; job: DemoJob }) => {
+  try {
+    const { reply, transfer } = run(job);
+    port.postMessage({ id, reply }, transfer);
+  } catch (error) {
+    port.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
+  }
+});
