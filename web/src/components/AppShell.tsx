@@ -25,7 +25,7 @@ export interface AppShellProps {
 
 function MenuButton({ onOpen }: { onOpen(): void }) {
   return (
-    <button type="button" className={styles.menuButton} onClick={onOpen} aria-label="Open menu" aria-haspopup="dialog">
+    <button type="button" className={styles.menuButton} onClick={onOpen} aria-label="mixcrate: open menu" aria-haspopup="dialog">
       <span className={styles.mark} aria-hidden="true">
         <span />
         <span />
