@@ -49,6 +49,8 @@ const envSchema = z.object({
   DEMO: flag(true),
   WAVEFORM_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(3),
   WAVEFORM_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(30),
+  // A listen stops counting as "listening now" this long after its player's last heartbeat (tests shorten it).
+  LISTEN_EXPIRY_MS: z.coerce.number().int().min(200).max(3_600_000).default(60_000),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -7,6 +7,7 @@ import { LibraryResolver } from '../modules/library/library.resolver.js';
 import { ListensResolver } from '../modules/listens/listens.resolver.js';
 import { MixMediaResolver } from '../modules/media/media.resolver.js';
 import { MixesResolver } from '../modules/mixes/mixes.resolver.js';
+import { NotificationsResolver } from '../modules/notifications/notifications.resolver.js';
 import { RecognitionResolver } from '../modules/recognition/recognition.resolver.js';
 import { TracksResolver } from '../modules/tracks/tracks.resolver.js';
 import { UsersResolver } from '../modules/users/users.resolver.js';
@@ -21,6 +22,7 @@ export const resolvers = [
   ListensResolver,
   TracksResolver,
   RecognitionResolver,
+  NotificationsResolver,
 ] as const;
 
 export function buildGraphQLSchema(pubSub?: PubSub): Promise<GraphQLSchema> {

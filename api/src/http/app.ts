@@ -14,13 +14,14 @@ import { GraphQLError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import pino from 'pino';
 import { WebSocketServer } from 'ws';
-import { bearerToken, type GraphQLContext, viewerFromToken } from '../graphql/context.js';
+import { type GraphQLContext, socketCredentials } from '../graphql/context.js';
 import { formatGraphQLError, formatWebSocketErrors } from '../graphql/errors.js';
 import { operationLimitsPlugin, prepareWebSocketOperation } from '../graphql/limits.js';
 import { createPubSubFor } from '../graphql/pubsub.js';
 import { buildGraphQLSchema } from '../graphql/schema.js';
 import { Topics } from '../graphql/topics.js';
 import { OneLinePerRequest } from '../logger.js';
+import type { Viewer } from '../modules/auth/tokens.js';
 import { registerRestRoutes } from '../rest/index.js';
 import type { Services } from '../services.js';
 import { DomainError } from '../shared/errors.js';
@@ -100,7 +101,12 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   const { pubSub } = events;
   const unsubscribers = [
     services.users.onProfileChanged((user) => pubSub.publish(Topics.ProfileUpdated, { id: user.id, userName: user.userName ?? null })),
-    services.listens.onListenerCountChanged((event) => pubSub.publish(Topics.ListenerCount, event)),
+    services.listens.onListenerCountChanged((event) => pubSub.publish(Topics.ListenerCount, event.mixId, event)),
+    services.notifications.onFollowEvent((event) => pubSub.publish(Topics.FollowEvent, event.recipientId, event)),
+    // Both members' follower or following counts changed: their profiles' watchers hear it.
+    services.follows.onFollowChanged(({ follower, followee }) => {
+      for (const member of [followee, follower]) pubSub.publish(Topics.ProfileUpdated, { id: member.id, userName: member.userName });
+    }),
     services.recognitionJobs.onProgress((event) => pubSub.publish(Topics.RecognitionProgress, event)),
   ];
   const schema = await buildGraphQLSchema(pubSub);
@@ -127,22 +133,38 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
 
   const formatSocketErrors = formatWebSocketErrors(config.isProduction);
   const wsServer = new WebSocketServer({ server: app.server, path: '/graphql' });
-  const wsCleanup = useServer<{ authorization?: string; token?: string }>(
+  // Who each socket is: decided once, when it connects, from the same token as over HTTP.
+  const socketViewers = new WeakMap<object, Viewer | null>();
+  const wsCleanup = useServer(
     {
       schema,
+      // No token: anonymous (public subscriptions only). A malformed, forged or expired token closes the socket with
+      // 4403 Forbidden rather than quietly treating the client as nobody.
+      onConnect: async (ctx) => {
+        const credentials = socketCredentials(ctx.connectionParams);
+        if (credentials.kind === 'malformed') return false;
+        if (credentials.kind === 'anonymous') {
+          socketViewers.set(ctx, null);
+          return true;
+        }
+        try {
+          socketViewers.set(ctx, await services.auth.authenticate(credentials.token));
+          return true;
+        } catch (error) {
+          if (error instanceof DomainError) return false;
+          throw error;
+        }
+      },
       onSubscribe: (_ctx, _id, payload) => prepareWebSocketOperation(schema, payload, limits),
       onError: (_ctx, _id, _payload, errors) => formatSocketErrors(errors),
       onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: formatSocketErrors(result.errors) } : result),
-      context: async (ctx) => {
-        const params = ctx.connectionParams ?? {};
-        const token = bearerToken(params.authorization) ?? (typeof params.token === 'string' ? params.token : null);
-        return {
-          viewer: await viewerFromToken(services, token).catch(() => null),
+      context: (ctx) =>
+        ({
+          viewer: socketViewers.get(ctx) ?? null,
           ip: ctx.extra.request.socket.remoteAddress ?? 'unknown',
           services,
           pubSub,
-        } satisfies GraphQLContext;
-      },
+        }) satisfies GraphQLContext,
     },
     wsServer,
   );

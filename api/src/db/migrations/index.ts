@@ -4,6 +4,7 @@ import { Migration20261124000000_mix_files } from './Migration20261124000000_mix
 import { Migration20261125000000_catalogue } from './Migration20261125000000_catalogue.js';
 import { Migration20261126000000_staged_files } from './Migration20261126000000_staged_files.js';
 import { Migration20261127000000_recognition } from './Migration20261127000000_recognition.js';
+import { Migration20261129000000_realtime } from './Migration20261129000000_realtime.js';
 
 /** Every migration, in order. Listed explicitly so discovery does not depend on file globs or the build tool. */
 export const migrations = [
@@ -13,4 +14,5 @@ export const migrations = [
   { name: 'Migration20261125000000_catalogue', class: Migration20261125000000_catalogue },
   { name: 'Migration20261126000000_staged_files', class: Migration20261126000000_staged_files },
   { name: 'Migration20261127000000_recognition', class: Migration20261127000000_recognition },
+  { name: 'Migration20261129000000_realtime', class: Migration20261129000000_realtime },
 ];
