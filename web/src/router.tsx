@@ -125,6 +125,11 @@ export const appRoutes = (): RouteObject[] => [
                 () => import('./pages/settings/SettingsPage'),
                 (m) => m.SettingsPage,
               ),
+              screen(
+                'notifications',
+                () => import('./pages/notifications/NotificationsPage'),
+                (m) => m.NotificationsPage,
+              ),
             ],
           },
           screen(
