@@ -12,6 +12,7 @@ const all = [
   'bench/tracklist.ts',
   'bench/recognition.ts',
   'bench/soak.ts',
+  'bench/realtime.ts',
 ];
 // `npm run bench -- lighthouse feed` runs only the named scenarios.
 const chosen = process.argv.slice(2);
