@@ -31,7 +31,7 @@ const SUBSCRIBERS = Number(process.env.BENCH_REALTIME_SUBSCRIBERS ?? 1000);
 const LISTENERS = 50;
 const INTERVAL_MS = Number(process.env.BENCH_REALTIME_INTERVAL_MS ?? 50);
 const FOLLOWS = Number(process.env.BENCH_REALTIME_FOLLOWS ?? 300);
-const STEPS = (process.env.BENCH_REALTIME_STEPS ?? '2000,3000,4000,6000,8000').split(',').map(Number);
+const STEPS = (process.env.BENCH_REALTIME_STEPS ?? '2000,3000,4000,6000,8000').split(',').filter(Boolean).map(Number);
 const TARGET_P99_MS = 250;
 const TARGET_BYTES_PER_SOCKET = 100 * 1024;
 const JWT_SECRET = 'bench-realtime-secret-bench-realtime-secret';
@@ -49,7 +49,8 @@ interface Server {
 
 async function startServer(databaseUrl: string): Promise<Server> {
   const dataDir = await mkdtemp(join(tmpdir(), 'mixcrate-bench-realtime-'));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/realtime-server.ts')], {
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', join(ROOT, 'bench/realtime-server.ts')], {
     cwd: ROOT,
     env: {
       ...process.env,

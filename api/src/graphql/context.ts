@@ -1,6 +1,7 @@
 import type { PubSub } from 'type-graphql';
 import type { Viewer } from '../modules/auth/tokens.js';
 import type { Services } from '../services.js';
+import type { Listen } from './live-value.js';
 
 export interface GraphQLContext {
   viewer: Viewer | null;
@@ -8,6 +9,8 @@ export interface GraphQLContext {
   services: Services;
   /** The PubSub, for subscriptions that decide who may subscribe before they listen (absent in server rendering). */
   pubSub?: PubSub;
+  /** Hears a topic's payloads directly, for live values (absent in server rendering). */
+  listen?: Listen;
 }
 
 /** The token from an `Authorization: Bearer` header (HTTP) or a graphql-ws connection parameter. */

@@ -1,47 +1,104 @@
-import { Repeater } from '@repeaterjs/repeater';
-
 /** A value read at a moment (`at`, ms since the epoch, the database's clock). */
 export interface Stamped {
   at: number;
 }
 
+/** Hears one topic's events until the returned function is called. */
+export type Listen = (topic: string, listener: (payload: unknown) => void) => () => void;
+
 /**
  * A live value for a subscription: the current value first, then every change. It starts hearing changes before it
- * reads the current value, so nothing that happens in between is missed; a change read before the last value sent
- * (events cross processes out of order) and a change to the value already shown are dropped.
+ * reads the current value, so nothing that happens in between is missed. A change read before the newest value it has
+ * (events cross processes out of order) is dropped, and so is one equal to the value last sent. Only the newest value
+ * waits for a slow consumer: a socket that cannot keep up gets the latest value, never a backlog.
  */
-export function currentThenChanges<T extends Stamped>(
-  changes: AsyncIterable<unknown>,
-  current: () => Promise<T>,
-  sameValue: (a: T, b: T) => boolean,
-): Repeater<T> {
-  return new Repeater<T>(async (push, stop) => {
-    const iterator = changes[Symbol.asyncIterator]();
-    // Asking for the first change starts the hearing (a PubSub subscription listens from its first pull).
-    let next = iterator.next();
-    let stopped = false;
-    void stop.then(() => {
-      stopped = true;
-      void iterator.return?.();
-    });
-    try {
-      let last = await current();
-      if (stopped) return;
-      await push(last);
-      while (!stopped) {
-        const result = await Promise.race([next, stop.then(() => null)]);
-        if (!result || result.done) break;
-        const change = result.value as T;
-        if (change.at >= last.at && !sameValue(change, last)) {
-          last = change;
-          await push(change);
-        }
-        next = iterator.next();
-      }
-    } catch (error) {
-      stop(error);
-    } finally {
-      stop();
+export class LiveValue<T extends Stamped> implements AsyncIterableIterator<T> {
+  private newest: T | null = null;
+  private pending: T | null = null;
+  private sent: T | null = null;
+  private waiting: { resolve(result: IteratorResult<T>): void; reject(error: unknown): void } | null = null;
+  private failed: unknown = null;
+  private done = false;
+  private readonly stopListening: () => void;
+
+  constructor(
+    listen: Listen,
+    topic: string,
+    current: () => Promise<T>,
+    private readonly sameValue: (a: T, b: T) => boolean,
+  ) {
+    this.stopListening = listen(topic, (payload) => this.offer(payload as T));
+    current().then(
+      (value) => this.offer(value),
+      (error: unknown) => {
+        this.failed = error ?? new Error('The current value could not be read');
+        this.wake();
+      },
+    );
+  }
+
+  private offer(value: T): void {
+    if (this.done || (this.newest && value.at < this.newest.at)) return;
+    this.newest = value;
+    this.pending = value;
+    this.wake();
+  }
+
+  /** The value to send now, if any: the pending one unless it repeats what was sent. */
+  private take(): T | null {
+    const value = this.pending;
+    this.pending = null;
+    if (!value || (this.sent && this.sameValue(value, this.sent))) return null;
+    this.sent = value;
+    return value;
+  }
+
+  private wake(): void {
+    const waiting = this.waiting;
+    if (!waiting) return;
+    if (this.failed) {
+      this.waiting = null;
+      const error = this.failed;
+      this.finish();
+      waiting.reject(error);
+      return;
     }
-  });
+    const value = this.take();
+    if (!value) return;
+    this.waiting = null;
+    waiting.resolve({ value, done: false });
+  }
+
+  next(): Promise<IteratorResult<T>> {
+    if (this.failed && !this.done) {
+      const error = this.failed;
+      this.finish();
+      return Promise.reject(error);
+    }
+    if (this.done) return Promise.resolve({ value: undefined, done: true });
+    const value = this.take();
+    if (value) return Promise.resolve({ value, done: false });
+    return new Promise((resolve, reject) => {
+      this.waiting = { resolve, reject };
+    });
+  }
+
+  private finish(): void {
+    if (this.done) return;
+    this.done = true;
+    this.stopListening();
+    this.pending = null;
+    const waiting = this.waiting;
+    this.waiting = null;
+    waiting?.resolve({ value: undefined, done: true });
+  }
+
+  return(): Promise<IteratorResult<T>> {
+    this.finish();
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
 }

@@ -19,6 +19,7 @@ import { formatGraphQLError, formatWebSocketErrors } from '../graphql/errors.js'
 import { operationLimitsPlugin, prepareWebSocketOperation } from '../graphql/limits.js';
 import { createPubSubFor } from '../graphql/pubsub.js';
 import { buildGraphQLSchema } from '../graphql/schema.js';
+import { subscribeSharingResults } from '../graphql/shared-results.js';
 import { Topics } from '../graphql/topics.js';
 import { OneLinePerRequest } from '../logger.js';
 import type { Viewer } from '../modules/auth/tokens.js';
@@ -98,7 +99,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
 
   const events = createPubSubFor(config.REDIS_URL, services.orm.config.get('clientUrl') ?? '', app.log);
   await events.ready();
-  const { pubSub } = events;
+  const { pubSub, listen } = events;
   const unsubscribers = [
     services.users.onProfileChanged((user) => pubSub.publish(Topics.ProfileUpdated, { id: user.id, userName: user.userName ?? null })),
     services.listens.onListenerCountChanged((event) => pubSub.publish(Topics.ListenerCount, event.mixId, event)),
@@ -128,6 +129,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       ip: request.ip,
       services,
       pubSub,
+      listen,
     }),
   });
 
@@ -155,6 +157,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
           throw error;
         }
       },
+      subscribe: subscribeSharingResults,
       onSubscribe: (_ctx, _id, payload) => prepareWebSocketOperation(schema, payload, limits),
       onError: (_ctx, _id, _payload, errors) => formatSocketErrors(errors),
       onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: formatSocketErrors(result.errors) } : result),
@@ -164,6 +167,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
           ip: ctx.extra.request.socket.remoteAddress ?? 'unknown',
           services,
           pubSub,
+          listen,
         }) satisfies GraphQLContext,
     },
     wsServer,

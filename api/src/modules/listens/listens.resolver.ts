@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context.js';
-import { currentThenChanges } from '../../graphql/live-value.js';
+import { LiveValue } from '../../graphql/live-value.js';
 import { Topics } from '../../graphql/topics.js';
 import { requireViewer } from '../auth/auth.policy.js';
 import { MixObject } from '../mixes/mix.types.js';
@@ -84,9 +84,10 @@ export class ListensResolver {
       const ctx = context as GraphQLContext;
       const { listens } = ctx.services;
       const mixId = await listens.listenableMixId((args as { mixId: unknown }).mixId);
-      if (!ctx.pubSub) throw new Error('No PubSub for subscriptions');
-      return currentThenChanges<ListenerCount>(
-        ctx.pubSub.subscribe(Topics.ListenerCount, mixId),
+      if (!ctx.listen) throw new Error('No PubSub for subscriptions');
+      return new LiveValue<ListenerCount>(
+        ctx.listen,
+        `${Topics.ListenerCount}:${mixId}`,
         () => listens.liveCount(mixId),
         (a, b) => a.count === b.count,
       );
