@@ -19,6 +19,8 @@ export class LiveValue<T extends Stamped> implements AsyncIterableIterator<T> {
   private waiting: { resolve(result: IteratorResult<T>): void; reject(error: unknown): void } | null = null;
   private failed: unknown = null;
   private done = false;
+  /** Nothing is sent before the current value is read: the first message is it, or a change newer than it. */
+  private ready = false;
   private readonly stopListening: () => void;
 
   constructor(
@@ -29,7 +31,11 @@ export class LiveValue<T extends Stamped> implements AsyncIterableIterator<T> {
   ) {
     this.stopListening = listen(topic, (payload) => this.offer(payload as T));
     current().then(
-      (value) => this.offer(value),
+      (value) => {
+        this.ready = true;
+        this.offer(value);
+        this.wake();
+      },
       (error: unknown) => {
         this.failed = error ?? new Error('The current value could not be read');
         this.wake();
@@ -46,6 +52,7 @@ export class LiveValue<T extends Stamped> implements AsyncIterableIterator<T> {
 
   /** The value to send now, if any: the pending one unless it repeats what was sent. */
   private take(): T | null {
+    if (!this.ready) return null;
     const value = this.pending;
     this.pending = null;
     if (!value || (this.sent && this.sameValue(value, this.sent))) return null;
