@@ -276,6 +276,18 @@ describe('socket authentication', () => {
     }
   });
 
+  test('a socket signed in with a token closes with 4403 when the token expires', async () => {
+    const member = await signUpMember(t.app);
+    const shortLived = await signed(JWT_SECRET, member.id, Math.floor(Date.now() / 1000) + 4);
+    const socket = watch(url, FOLLOW_EVENTS, {}, { token: shortLived });
+    // Accepted while valid: a follow reaches it.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await gql(t.app, 'mutation ($id: ID!) { toggleFollow(userId: $id) }', { id: member.id }, (await signUpMember(t.app)).token);
+    expect((await socket.next()).data?.followEvents).toMatchObject({ kind: 'FOLLOWED' });
+    expect(await socket.closed).toBe(4403);
+    await socket.stop();
+  });
+
   test('a private subscription on an anonymous socket is UNAUTHENTICATED; socket errors carry codes as over HTTP', async () => {
     const anonymous = watch(url, FOLLOW_EVENTS);
     expect((await anonymous.next()).errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');

@@ -12,8 +12,9 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
+import { decodeJwt } from 'jose';
 import pino from 'pino';
-import { WebSocketServer } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import { type GraphQLContext, socketCredentials } from '../graphql/context.js';
 import { formatGraphQLError, formatWebSocketErrors } from '../graphql/errors.js';
 import { operationLimitsPlugin, prepareWebSocketOperation } from '../graphql/limits.js';
@@ -39,6 +40,21 @@ export interface AppOptions {
   logger?: FastifyBaseLogger;
   /** The built web app (web/dist); served at / with a fallback to index.html for client routes. */
   webRoot?: string;
+}
+
+/** The longest a Node timer waits; a later expiry closes the socket then, and the client reconnects with its token. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/** A socket signed in with a token lasts as long as the token: when it expires the socket closes with 4403. */
+function closeWhenExpired(socket: WebSocket, token: string): void {
+  const { exp } = decodeJwt(token);
+  if (exp === undefined) return;
+  const timer = setTimeout(
+    () => socket.close(4403, 'Forbidden: the session expired'),
+    Math.min(LONGEST_TIMER_MS, Math.max(0, exp * 1000 - Date.now())),
+  );
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
 }
 
 async function graphqlViewer(services: Services, request: FastifyRequest) {
@@ -151,6 +167,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
         }
         try {
           socketViewers.set(ctx, await services.auth.authenticate(credentials.token));
+          closeWhenExpired(ctx.extra.socket, credentials.token);
           return true;
         } catch (error) {
           if (error instanceof DomainError) return false;
