@@ -145,6 +145,12 @@ async function closeAll(subscribers: Subscriber[]): Promise<void> {
   );
 }
 
+/** CPU time a process has used so far (user + system), in ms, from /proc (clock ticks of 10 ms). */
+async function cpuMsOf(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 const percentile = (sorted: number[], p: number) =>
   sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
@@ -259,7 +265,9 @@ async function main() {
 
     // 1: the same sockets watch the count while the listeners play.
     await countLatencies(server, mix.id, idle, listeners.slice(0, 5)); // warm-up
+    const cpuBefore = await cpuMsOf(server.pid);
     const counts = await countLatencies(server, mix.id, idle, listeners);
+    const countsCpuMs = (await cpuMsOf(server.pid)) - cpuBefore;
     await closeAll(idle);
 
     // 2: each member watches their own follow events while fans follow them and the listeners play.
@@ -314,6 +322,9 @@ async function main() {
     );
     out(
       `   delivery latency p50 ${ms(counts.p50)}, p95 ${ms(counts.p95)}, p99 ${ms(counts.p99)} (${counts.samples} messages, ${counts.missed} missed); target p99 < ${TARGET_P99_MS} ms: ${verdict(counts.p99 < TARGET_P99_MS && counts.missed === 0)}`,
+    );
+    out(
+      `   server CPU for it: ${((countsCpuMs * 1000) / counts.samples).toFixed(1)} µs a delivered message (its requests included): one core delivers about ${Math.round(counts.samples / (countsCpuMs / 1000)).toLocaleString('en')} messages/s`,
     );
     out(
       `2. ${SUBSCRIBERS} members watching their own follow events; ${follows.length} follows (one every ${INTERVAL_MS} ms) while the listeners play`,
