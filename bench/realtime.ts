@@ -93,6 +93,9 @@ async function createMembers(db: pg.Client, tokens: TokenService, count: number,
   return Promise.all(ids.map(async (id) => ({ id, token: await tokens.sign(id) })));
 }
 
+/** Subscriptions the server ended or refused (each counted, the first few printed). */
+const subscriptionErrors: string[] = [];
+
 interface Subscriber {
   socket: WebSocket;
   /** Every message's payload and when it arrived. */
@@ -118,6 +121,9 @@ function subscribe(url: string, query: string, variables: Record<string, unknown
         resolve(subscriber);
       } else if (message.type === 'next') {
         subscriber.messages.push({ data: message.payload?.data, at });
+        firstMessage();
+      } else if (message.type === 'error' || message.type === 'complete') {
+        subscriptionErrors.push(JSON.stringify(message.payload ?? message.type));
         firstMessage();
       } else if (message.type === 'ping') socket.send(JSON.stringify({ type: 'pong' }));
     });
@@ -343,6 +349,8 @@ async function main() {
     out(
       `   most held with p99 < ${TARGET_P99_MS} ms: ${held ? `${held.subscribers}${held === steps.at(-1) && held.subscribers === Math.max(SUBSCRIBERS, ...STEPS) ? ' (the largest step tried)' : ''}` : `fewer than ${SUBSCRIBERS}`}`,
     );
+    if (subscriptionErrors.length > 0)
+      out(`subscriptions ended by the server: ${subscriptionErrors.length}, e.g. ${subscriptionErrors.slice(0, 3).join('; ')}`);
     out(`load average at end (1 / 5 / 15 min): ${load()}`);
   } finally {
     await db.end();

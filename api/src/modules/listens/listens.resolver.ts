@@ -88,7 +88,7 @@ export class ListensResolver {
       return new LiveValue<ListenerCount>(
         ctx.listen,
         `${Topics.ListenerCount}:${mixId}`,
-        () => listens.liveCount(mixId),
+        () => listens.currentCount(mixId),
         (a, b) => a.count === b.count,
       );
     },

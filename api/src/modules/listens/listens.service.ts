@@ -96,6 +96,7 @@ const toRecord = (row: ListenRow): ListenRecord => ({
  */
 export class ListensService {
   private readonly listeners = new Set<ListenerCountListener>();
+  private readonly readings = new Map<string, Promise<ListenerCount>>();
   private sweeper: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> = Promise.resolve();
 
@@ -344,6 +345,20 @@ export class ListensService {
       [mixId, this.options.expiryMs],
     );
     return { mixId, count: row.count, at: row.at };
+  }
+
+  /**
+   * A mix's count for watchers who just arrived: those arriving together share one reading (a thousand sockets
+   * reconnecting after a restart cost one query). Never for announcing a change: a reading begun before the change
+   * committed would miss it; a watcher hears that change anyway, stamped later than the shared reading.
+   */
+  currentCount(mixId: string): Promise<ListenerCount> {
+    let reading = this.readings.get(mixId);
+    if (!reading) {
+      reading = this.liveCount(mixId).finally(() => this.readings.delete(mixId));
+      this.readings.set(mixId, reading);
+    }
+    return reading;
   }
 
   /** The id of a mix anyone may listen to, and so watch the count of (an unknown or hidden mix is a 404). */
