@@ -46,7 +46,7 @@ function NotificationRow({ notification }: { notification: NotificationFieldsFra
         </span>
       </span>
       {unread ? (
-        <>
+        <span className={styles.actions}>
           <span className={styles.unreadMark} aria-hidden="true" />
           <button
             type="button"
@@ -57,7 +57,7 @@ function NotificationRow({ notification }: { notification: NotificationFieldsFra
           >
             Mark read
           </button>
-        </>
+        </span>
       ) : null}
     </li>
   );
