@@ -53,7 +53,7 @@ function NotificationRow({ notification }: { notification: NotificationFieldsFra
             className={buttons.secondary}
             disabled={loading}
             onClick={() => void markRead({ variables: { id: notification.id } }).catch(() => undefined)}
-            aria-label={`Mark “${name} ${what}” as read`}
+            aria-label={`Mark read: ${name} ${what}`}
           >
             Mark read
           </button>
