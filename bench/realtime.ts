@@ -144,6 +144,8 @@ async function closeAll(subscribers: Subscriber[]): Promise<void> {
       (subscriber) =>
         new Promise<void>((resolve) => {
           subscriber.socket.removeAllListeners('close');
+          // A socket the server already closed (say, it missed a keep-alive ping while this process was busy) is done.
+          if (subscriber.socket.readyState === WebSocket.CLOSED) return resolve();
           subscriber.socket.once('close', () => resolve());
           subscriber.socket.close();
         }),
