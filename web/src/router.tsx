@@ -170,6 +170,11 @@ export const appRoutes = (): RouteObject[] => [
                 () => import('./pages/payment-result/PaymentResultPage'),
                 (m) => m.CanceledSubscriptionPage,
               ),
+              screen(
+                'notifications',
+                () => import('./pages/notifications/NotificationsPage'),
+                (m) => m.NotificationsPage,
+              ),
             ],
           },
           screen(
