@@ -1,13 +1,12 @@
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { seriousViolations } from './support/axe';
 import { launchBrowser } from './support/browser';
 import { type Member, type PublishedMix, publishMix, signUpMember } from './support/world';
 
 const baseUrl = inject('baseUrl');
 const BERLIN = { latitude: 52.52, longitude: 13.405 };
 const POTSDAM = { latitude: 52.39, longitude: 13.065 };
-const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 let browser: Browser;
 let dj: Member;
@@ -25,26 +24,6 @@ async function openPage(token?: string, width = 1280): Promise<Page> {
   const page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
   return page;
-}
-
-/** axe-core's WCAG 2.1 A/AA rules: the serious and critical violations on the page as it is. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: axeSource });
-  return page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run(context: object, options: object): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> };
-      }
-    ).axe;
-    // The header's menu button ("Open menu" around the visible word "mixcrate") predates this journey: left to its own fix.
-    const result = await axe.run(
-      { exclude: [['button[aria-label="Open menu"]']] },
-      { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } },
-    );
-    return result.violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => `${violation.id} ${JSON.stringify(violation.nodes.map((node) => (node as { html: string }).html))}`);
-  });
 }
 
 beforeAll(async () => {

@@ -2,8 +2,9 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { seriousViolations } from './support/axe';
 import { launchBrowser } from './support/browser';
-import { createDraftWithTracklist, fillStepOne, seriousViolations, signedInPage, smallUpload, TYPED_ROWS } from './support/upload';
+import { createDraftWithTracklist, fillStepOne, signedInPage, smallUpload, TYPED_ROWS } from './support/upload';
 import { type Member, signUpMember } from './support/world';
 
 const baseUrl = inject('baseUrl');

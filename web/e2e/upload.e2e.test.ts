@@ -7,8 +7,9 @@ import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { sineMp3 } from '../../api/test/support/audio';
+import { seriousViolations } from './support/axe';
 import { launchBrowser } from './support/browser';
-import { fillStepOne, seriousViolations, signedInPage, smallUpload, type UploadFiles } from './support/upload';
+import { fillStepOne, signedInPage, smallUpload, type UploadFiles } from './support/upload';
 import { REPO_DIR } from './support/web-build';
 import { graphql, type Member, signUpMember } from './support/world';
 

@@ -1,12 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { sineMp3 } from '../../../api/test/support/audio';
 import { solidImage } from '../../../api/test/support/images';
-
-const require = createRequire(import.meta.url);
-/** axe-core's browser build, evaluated in pages under test (through the debugging protocol: the page's CSP allows no inline script). */
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 export interface UploadFiles {
   /** A file's contents, or the path of a file on disk. */
@@ -47,32 +41,6 @@ export async function fillStepOne(page: Page, title: string, files: UploadFiles,
   await done.click();
   await page.getByRole('img', { name: 'Your cover' }).waitFor();
   await page.getByText(genre, { exact: true }).click();
-}
-
-/** Serious and critical WCAG 2.1 A/AA violations axe-core finds on the page as it is, as "rule: target" lines. */
-export async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const found = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run(
-            context: Document,
-            options: object,
-          ): Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] }>;
-        };
-      }
-    ).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return result.violations.map((violation) => ({
-      id: violation.id,
-      impact: violation.impact,
-      targets: violation.nodes.map((node) => JSON.stringify(node.target)),
-    }));
-  });
-  return found
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .flatMap((violation) => violation.targets.map((target) => `${violation.id}: ${target}`));
 }
 
 /** A draft mix of `owner` (create-mix over REST, as step 1 ends) with a typed tracklist of five, as step 3 ends. */
