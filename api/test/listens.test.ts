@@ -51,6 +51,43 @@ describe('listens and stats', () => {
     expect(graph.data).toEqual({ mixStats: { listeners: 2, listens: 3, hours: '2:15', saves: 1 } });
   });
 
+  test('GraphQL takes the times too: startListen and endListen with DateTimeISO values', async () => {
+    const member = await signUpMember(t.app);
+    const started = await gql(
+      t.app,
+      `mutation ($id: ID!, $start: DateTimeISO) { startListen(mixId: $id, start: $start) { id } }`,
+      {
+        id: mixId,
+        start: '2026-01-03T10:00:00Z',
+      },
+      member.token,
+    );
+    expect(started.errors).toBeUndefined();
+    const ended = await gql(
+      t.app,
+      `mutation ($id: ID!, $end: DateTimeISO) { endListen(mixId: $id, end: $end) { id } }`,
+      {
+        id: mixId,
+        end: '2026-01-03T10:20:00Z',
+      },
+      member.token,
+    );
+    expect(ended.errors).toBeUndefined();
+    const early = await gql(
+      t.app,
+      `mutation ($id: ID!, $start: DateTimeISO) { startListen(mixId: $id, start: $start) { id } }`,
+      {
+        id: mixId,
+        start: '1999-01-03T10:00:00Z',
+      },
+      member.token,
+    );
+    expect(early.errors?.[0]).toMatchObject({
+      message: 'start must be a date between 2000 and 2200',
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
+  });
+
   test('one open listen per member per mix: starting again closes the earlier one with no length', async () => {
     const member = await signUpMember(t.app);
     const mix = await publishedMix(t.app, t.services, dj);
