@@ -310,7 +310,8 @@ describe('a SIGKILLed server, started again', () => {
             where datname = current_database() and wait_event_type = 'Lock' and query ilike '%mix%'`,
           )
           .then((result) => result.rows[0]?.waiting ?? 0);
-      expect(await eventually(blockedPublish, (waiting) => waiting > 0, POLL_LIMIT_MS)).toBe(1);
+      // At least the publish; the new draft's waveform job, writing to its mix, may be held by the same lock.
+      expect(await eventually(blockedPublish, (waiting) => waiting > 0, POLL_LIMIT_MS)).toBeGreaterThan(0);
 
       await current.server.crash();
       expect(await interrupted).toBeInstanceOf(Error);

@@ -1,6 +1,6 @@
 import type { MockLink } from '@apollo/client/testing';
 import { MockedProvider } from '@apollo/client/testing/react';
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { GraphQLError } from 'graphql';
 import { createMemoryRouter, RouterProvider } from 'react-router';
@@ -95,7 +95,8 @@ describe('sign-up: account step', () => {
     expect(router.state.location.pathname).toBe('/signup/username');
     expect(localStorage.getItem('token')).toBe('token-new');
     expect(currentStep()).toBe('Username');
-    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1 }));
+    // The step's heading takes focus in an effect after it renders: on a loaded machine that is a moment later.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1 })));
   });
 
   it("shows the server's message and keeps what was typed", async () => {
