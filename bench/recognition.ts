@@ -17,6 +17,7 @@ import { createReadStream, existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Random } from '../api/src/demo-world/random.js';
 import { Resampler } from '../api/src/modules/recognition/dsp.js';
 import { entryPitch, entrySpan, fingerprintReference, HASH_SPACE } from '../api/src/modules/recognition/fingerprint.js';
@@ -24,6 +25,7 @@ import { IndexBuilder, type MemoryIndex } from '../api/src/modules/recognition/f
 import type { RawDetection } from '../api/src/modules/recognition/matcher.js';
 import { decodeMp3, encodeMp3 } from '../api/src/modules/recognition/mp3.js';
 import { recognizeMp3 } from '../api/src/modules/recognition/recognition.js';
+import { RecognitionThread } from '../api/src/modules/recognition/recognition-thread.js';
 import {
   CONDITIONS,
   type MixCondition,
@@ -248,6 +250,38 @@ async function olafRecognise(olaf: Olaf, file: string, truth: Truth[], seconds: 
 }
 
 // ------------------------------------------------------------------------------------------------------------------
+// The API's event loop while a mix is recognised
+
+/** How late a 10 ms timer fires on this thread while `work` runs: p50, p99 and max, milliseconds. */
+async function eventLoopDelay(work: () => Promise<unknown>) {
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  histogram.enable();
+  await work();
+  histogram.disable();
+  const ms = (ns: number) => (ns / 1e6).toFixed(1);
+  return `p50 ${ms(histogram.percentile(50))} ms, p99 ${ms(histogram.percentile(99))} ms, max ${ms(histogram.max)} ms`;
+}
+
+async function printEventLoopDelay(file: string, index: MemoryIndex, real: { track: number; hashes: Uint32Array; data: Uint32Array }[]) {
+  const inline = await eventLoopDelay(() => recognizeMp3(createReadStream(file, { highWaterMark: 64 * 1024 }), index));
+  const thread = new RecognitionThread();
+  async function* batches() {
+    for (const r of real) yield { hashes: r.hashes.slice(), tracks: new Uint32Array(r.hashes.length).fill(r.track), data: r.data.slice() };
+  }
+  await thread.loadIndex('bench', batches());
+  const started = performance.now();
+  const onThread = await eventLoopDelay(() => thread.identify(createReadStream(file, { highWaterMark: 64 * 1024 }), () => undefined));
+  const seconds = (performance.now() - started) / 1000;
+  await thread.close();
+  // The same span with nothing to do: how late timers fire anyway on this machine (its load, garbage collection).
+  const idle = await eventLoopDelay(() => new Promise((resolve) => setTimeout(resolve, seconds * 1000)));
+  console.log(`\nEvent loop delay while one mix is recognised (monitorEventLoopDelay, 10 ms resolution):`);
+  console.log(`  before, on the event loop's thread:   ${inline}`);
+  console.log(`  after, on the recognition thread:     ${onThread}`);
+  console.log(`  idle, for the same ${seconds.toFixed(0)} s:            ${idle}`);
+}
+
+// ------------------------------------------------------------------------------------------------------------------
 // Catalogue growth
 
 /** The real fingerprints plus synthetic ones up to `hours` of reference audio, each field drawn from the real ones. */
@@ -315,7 +349,7 @@ async function main() {
   const entriesPerHour = index.size / referenceHours;
   console.log(
     `Index: ${(referenceHours).toFixed(2)} h of references, ${index.size} entries (${Math.round(entriesPerHour / 3600)} per second of audio); ` +
-      `${((entriesPerHour * 12) / MB).toFixed(2)} MB per reference hour as 12-byte rows (hash, track, data), ${((entriesPerHour * 8) / MB).toFixed(2)} MB in memory ` +
+      `${((entriesPerHour * 12) / MB).toFixed(2)} MB per reference hour as 12-byte rows (hash, track, data), ${((index.bytes - (HASH_SPACE + 1) * 4) / referenceHours / MB).toFixed(2)} MB in memory with the tracks' root peaks ` +
       `(+ ${Math.round(((HASH_SPACE + 1) * 4) / MB)} MB offset table once); references fingerprinted at ${Math.round(referenceSeconds / ((referenceCpu.user + referenceCpu.system) / 1e6))}x real time`,
   );
 
@@ -363,6 +397,9 @@ async function main() {
     );
     await rm(olaf.home, { recursive: true, force: true });
   }
+
+  const firstMix = [...mixesByCondition.values()][0]?.[0];
+  if (firstMix) await printEventLoopDelay(firstMix.file, index, real);
 
   if (LONG_MINUTES > 0) {
     const condition = CONDITIONS[CONDITIONS.length - 1] as MixCondition;

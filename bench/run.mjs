@@ -12,6 +12,7 @@ const all = [
   'bench/tracklist.ts',
   'bench/recognition.ts',
   'bench/soak.ts',
+  'bench/payments.ts',
   'bench/startup.ts',
 ];
 // `npm run bench -- lighthouse feed` runs only the named scenarios.

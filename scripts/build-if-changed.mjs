@@ -94,7 +94,17 @@ await buildWhenChanged('API (api/dist)', ['api/src', 'api/tsconfig.json', 'tscon
 await buildWhenChanged(
   'web app (web/dist)',
   // The web app imports the API's shared modules (validation rules, domain lists, the server renderer's contract).
-  ['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'web/vite.pages.config.ts', 'web/tsconfig.json', 'web/package.json', 'api/src/shared', ...lockfile],
+  [
+    'web/src',
+    'web/public',
+    'web/index.html',
+    'web/vite.config.ts',
+    'web/vite.pages.config.ts',
+    'web/tsconfig.json',
+    'web/package.json',
+    'api/src/shared',
+    ...lockfile,
+  ],
   'web/dist/.build-stamp',
   () => {
     const run = spawnSync('npm', ['run', 'build', '-w', 'web'], { cwd: root, stdio: 'inherit' });

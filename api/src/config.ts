@@ -62,6 +62,21 @@ const envSchema = z.object({
   DEMO: flag(true),
   WAVEFORM_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(3),
   WAVEFORM_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(30),
+  // Payments: Stripe when a secret key is set, otherwise the local test-mode checkout (modules/payments).
+  STRIPE_SECRET_KEY: z.string().min(8).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(8).optional(),
+  // Where the Stripe SDK sends its requests (default Stripe's own API): a stand-in such as stripe-mock, or a test's.
+  STRIPE_API_URL: optionalUrl(['http:', 'https:']),
+  SUBSCRIPTION_PRICE_CENTS: z.coerce.number().int().min(50).max(100_000).default(999),
+  SUBSCRIPTION_GRACE_DAYS: z.coerce.number().int().min(0).max(365).default(30),
+  PAYMENTS_SWEEP_SECONDS: z.coerce.number().int().min(10).max(86_400).default(3600),
+  RECOGNITION_REFRESH_LIMIT: z.coerce.number().int().min(0).max(1000).default(10),
+  RECOGNITION_REFERENCE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(2 ** 31)
+    .default(200 * 1024 * 1024),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -19,8 +19,10 @@ import { createStorage } from './modules/media/storage-factory.js';
 import { UploadStaging } from './modules/media/upload-staging.js';
 import { WaveformService } from './modules/media/waveform.service.js';
 import { MixesService } from './modules/mixes/mixes.service.js';
+import { PaymentsService } from './modules/payments/payments.service.js';
 import { RecognitionService } from './modules/recognition/recognition.service.js';
 import { RecognitionJobs } from './modules/recognition/recognition-jobs.js';
+import { TrackReferences } from './modules/recognition/track-references.service.js';
 import { TracksService } from './modules/tracks/tracks.service.js';
 import { UsersService } from './modules/users/users.service.js';
 import { originAllowed } from './shared/origins.js';
@@ -32,6 +34,7 @@ export interface Services {
   auth: AuthService;
   users: UsersService;
   mixes: MixesService;
+  payments: PaymentsService;
   tracks: TracksService;
   library: LibraryService;
   follows: FollowsService;
@@ -39,6 +42,7 @@ export interface Services {
   media: MediaService;
   recognition: RecognitionService;
   recognitionJobs: RecognitionJobs;
+  trackReferences: TrackReferences;
   close(): Promise<void>;
 }
 
@@ -48,7 +52,9 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
   const tokens = await TokenService.create(config.JWT_SECRET, config.DATA_DIR, config.JWT_TTL);
   const mailer = new Mailer(config.SMTP_URL, config.MAIL_FROM, join(config.DATA_DIR, 'outbox'), log);
   const storage = createStorage(config);
-  const mixes = new MixesService(orm, storage, config.BETA_CODES);
+  const mixes = new MixesService(orm, storage);
+  const payments = new PaymentsService(orm, config, mixes, log);
+  payments.startSweeping();
   const auth = new AuthService(orm, tokens, new RateLimits(redis), mailer, config.PUBLIC_URL);
   const databaseUrl = orm.config.get('clientUrl') ?? '';
   const locks = new AdvisoryLocks(databaseUrl, log);
@@ -79,6 +85,7 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
       connectionString: databaseUrl,
       retryLimit: config.WAVEFORM_RETRY_LIMIT,
       retryDelaySeconds: config.WAVEFORM_RETRY_DELAY_SECONDS,
+      refreshLimit: config.RECOGNITION_REFRESH_LIMIT,
     },
     log,
     locks,
@@ -92,6 +99,7 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
     auth,
     users: new UsersService(orm, storage),
     mixes,
+    payments,
     tracks: new TracksService(orm, storage, (viewer, mixId) => recognitionJobs.recognisedTrackIds(viewer, mixId)),
     library: new LibraryService(orm, mixes),
     follows: new FollowsService(orm),
@@ -99,8 +107,11 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
     media,
     recognition,
     recognitionJobs,
+    trackReferences: new TrackReferences(orm, recognition, uploads, config.RECOGNITION_REFERENCE_MAX_BYTES),
     async close() {
+      payments.close();
       await media.close();
+      await recognition.close();
       await locks.close();
       mailer.close();
       redis?.disconnect();

@@ -153,7 +153,7 @@ describe('the waveform job', () => {
       catalogueTrackId: null,
     }));
     await t.services.mixes.setTracklist(owner.id, id, tracks);
-    const published = await t.services.mixes.publish(owner.id, id, 'free-mix');
+    const published = await t.services.payments.publish(owner.id, { mixId: id, code: 'free-mix' });
     expect(published.status).toBe('published');
   }, 60_000);
 

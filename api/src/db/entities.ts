@@ -8,7 +8,7 @@ import { StagedFile } from '../modules/media/staged-file.entity.js';
 import { Mix } from '../modules/mixes/mix.entity.js';
 import { MixFeedTally } from '../modules/mixes/mix-feed-tally.entity.js';
 import { MixTrack } from '../modules/mixes/mix-track.entity.js';
-import { Entitlement, Payment } from '../modules/payments/payment.entity.js';
+import { paymentEntities } from '../modules/payments/payment.entity.js';
 import { recognitionEntities } from '../modules/recognition/recognition.entities.js';
 import { catalogueEntities } from '../modules/tracks/catalogue/catalogue.entities.js';
 import { Track } from '../modules/tracks/track.entity.js';
@@ -23,8 +23,7 @@ export const entities = [
   Listen,
   SavedMix,
   SavedTrack,
-  Payment,
-  Entitlement,
+  ...paymentEntities,
   PasswordResetToken,
   MixFeedTally,
   StagedFile,

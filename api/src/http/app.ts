@@ -32,6 +32,7 @@ import { guardRequestBody, guardServer, type RequestGuardOptions } from './reque
 import { scriptNonceOf, securityHeaderOptions } from './security-headers.js';
 import { serverRenderer } from './server-render.js';
 import { shareCardFor, sharedKindOf, webPages } from './share-meta.js';
+import { testModePages } from './test-mode-pages.js';
 import { viewerOf } from './viewer.js';
 
 export interface AppOptions {
@@ -163,6 +164,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(registerRestRoutes(services), { prefix: '/api' });
 
   await app.register(mediaDeliveryRoutes(deliverMedia));
+  await app.register(testModePages(services));
 
   const webRoot = options.webRoot;
   const hasWeb = webRoot !== undefined && existsSync(join(webRoot, 'index.html'));

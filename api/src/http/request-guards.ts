@@ -13,7 +13,7 @@ export interface RequestGuardOptions {
 }
 
 // The two routes whose bodies are large files: the SPEC's create-mix form and the tus endpoint.
-const isUpload = (url: string | undefined) => !!url && /^\/api\/(mix\/create-mix|uploads)(\/|\?|$)/.test(url);
+const isUpload = (url: string | undefined) => !!url && /^\/api\/(mix\/create-mix|uploads|track\/[^/?]+\/reference)(\/|\?|$)/.test(url);
 
 const hasBody = (request: IncomingMessage) =>
   request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;

@@ -7,6 +7,8 @@ import { listenRoutes } from './listens.routes.js';
 import { mediaRoutes } from './media.routes.js';
 import { mixRoutes } from './mixes.routes.js';
 import { oembedRoutes } from './oembed.routes.js';
+import { paymentRoutes } from './payments.routes.js';
+import { recognitionRoutes } from './recognition.routes.js';
 import { trackRoutes } from './tracks.routes.js';
 import { userRoutes } from './users.routes.js';
 
@@ -22,5 +24,7 @@ export function registerRestRoutes(services: Services) {
     await app.register(listenRoutes(services));
     await app.register(oembedRoutes(services));
     await app.register(trackRoutes(services));
+    await app.register(paymentRoutes(services));
+    await app.register(recognitionRoutes(services));
   };
 }

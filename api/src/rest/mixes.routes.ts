@@ -99,7 +99,7 @@ export function mixRoutes(services: Services) {
     app.post('/mix/publish-mix', async (request) => {
       const viewer = requireViewer(await viewerOf(services, request));
       const body = bodyOf(request);
-      const mix = await mixes.publish(viewer.id, mixIdOf(body), body.code);
+      const mix = await services.payments.publish(viewer.id, { mixId: mixIdOf(body), code: body.code, sessionId: body.session_id });
       return { message: 'Mix published', current_mix: await mixWire(services, { mix, distanceKm: null }, viewer.id) };
     });
 

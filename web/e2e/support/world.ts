@@ -70,6 +70,15 @@ export interface PublishedMix {
 
 /** A published mix with a real MP3 (a tone), a cover and a five-track typed tracklist. */
 export async function publishMix(baseUrl: string, owner: Member, title: string, genre: string, seconds = 40): Promise<PublishedMix> {
+  const draft = await uploadDraft(baseUrl, owner, title, genre, seconds);
+  await graphql(baseUrl, owner.token, 'mutation($mixId: ID!) { publishMix(mixId: $mixId, code: "free-mix") { id } }', {
+    mixId: draft.id,
+  });
+  return draft;
+}
+
+/** A draft ready to pay for: a real MP3 (a tone), a cover and a five-track typed tracklist. */
+export async function uploadDraft(baseUrl: string, owner: Member, title: string, genre: string, seconds = 40): Promise<PublishedMix> {
   const form = new FormData();
   form.append('cover', new Blob([new Uint8Array(await solidImage('png', 400, 400))], { type: 'image/png' }), 'cover.png');
   form.append('title', title);
@@ -96,8 +105,5 @@ export async function publishMix(baseUrl: string, owner: Member, title: string, 
       tracks,
     },
   );
-  await graphql(baseUrl, owner.token, 'mutation($mixId: ID!) { publishMix(mixId: $mixId, code: "free-mix") { id } }', {
-    mixId: created._id,
-  });
   return { id: created._id, title };
 }

@@ -1,5 +1,5 @@
 import { FEED_MAX_RADIUS_KM, TRACKLIST_MAX, TRACKLIST_MIN } from '../../shared/domain.js';
-import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, PaymentRequiredError } from '../../shared/errors.js';
+import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from '../../shared/errors.js';
 
 /** Every error the mixes domain answers with, and its words; the status and GraphQL code come with the error's class. */
 export const MixErrors = {
@@ -13,8 +13,6 @@ export const MixErrors = {
   pastTheEnd: (position: number, durationSeconds: number) =>
     new InvalidInputError(`Track ${position}: its times must be inside the mix, which lasts ${Math.floor(durationSeconds)} seconds`),
   tracklistFirst: () => new InvalidInputError(`Add ${TRACKLIST_MIN} to ${TRACKLIST_MAX} tracks before publishing`),
-  invalidCode: () => new InvalidInputError('Invalid code: Please try again or email us for a BETA code'),
-  paymentRequired: () => new PaymentRequiredError('Publishing needs a payment or a BETA code'),
 } as const;
 
 /** Messages that input schemas give (a schema names its message rather than throwing). */
@@ -29,5 +27,4 @@ export const mixInputMessages = {
   endTime: (position: number) => `Track ${position}: the end time must be a number of seconds from 0`,
   endBeforeStart: (position: number) => `Track ${position}: the end time must come after the start time`,
   startsGoBack: (position: number) => `Track ${position} starts before the track above it: start times must not go back`,
-  code: 'code must be text',
 } as const;

@@ -117,14 +117,6 @@ export const tracklistInput = z
   });
 export type Tracklist = z.output<typeof tracklistInput>;
 
-export const publishInput = z.object({
-  mixId: mixIdInput,
-  // Compared trimmed and lower-cased (SPEC §5).
-  code: storable(z.string({ error: messages.code }).max(64))
-    .transform((code) => code.trim().toLowerCase())
-    .nullish(),
-});
-
 export const feedFilterInput = z.object({
   genre: z
     .enum(['all', ...GENRE_CODES], { error: `Unknown genre; use all or one of: ${GENRE_CODES.join(', ')}` })

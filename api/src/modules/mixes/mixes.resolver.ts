@@ -67,19 +67,6 @@ export class MixesResolver {
     return tracklist.map(MixTrackObject.from);
   }
 
-  @Mutation(() => MixObject, {
-    description: 'Publishes your draft (with its tracklist) with a BETA code, or on a payment already made; PAYMENT_REQUIRED otherwise.',
-  })
-  async publishMix(
-    @Arg('mixId', () => ID) mixId: string,
-    @Arg('code', () => String, { nullable: true }) code: string | null,
-    @Ctx() ctx: GraphQLContext,
-  ): Promise<MixObject> {
-    const viewerId = requireViewer(ctx.viewer).id;
-    const mix = await ctx.services.mixes.publish(viewerId, mixId, code);
-    return MixObject.from(ctx.services, mix, { distanceKm: null, viewerId });
-  }
-
   @Mutation(() => Boolean, { description: 'Deletes your mix from every list and page at once.' })
   async deactivateMix(@Arg('mixId', () => ID) mixId: string, @Ctx() ctx: GraphQLContext): Promise<boolean> {
     await ctx.services.mixes.deactivate(requireViewer(ctx.viewer).id, mixId);

@@ -7,7 +7,6 @@ import { FOLDERS, objectKey, type StorageDriver } from '../media/storage.js';
 import type { MixTrackView } from '../tracks/tracks.service.js';
 import { User } from '../users/user.entity.js';
 import { lockOwnMix } from './commands/own-mix.js';
-import { publishMix } from './commands/publish-mix.js';
 import { setTracklist } from './commands/set-tracklist.js';
 import { planFeed } from './feed-planner.js';
 import { type IMix, Mix } from './mix.entity.js';
@@ -36,12 +35,11 @@ import {
 } from './mix.views.js';
 import { countOfMixes, filterOf, type Point, pageOfMixes } from './mix-pages.js';
 
-/** Mixes: drafts, tracklists, publishing, deactivation, single mixes, mixes by member, and the feed. */
+/** Mixes: drafts, tracklists, deactivation, single mixes, mixes by member, and the feed. */
 export class MixesService {
   constructor(
     private readonly orm: Orm,
     private readonly storage: StorageDriver,
-    private readonly betaCodes: readonly string[],
   ) {}
 
   protected em(): EntityManager {
@@ -83,11 +81,6 @@ export class MixesService {
   /** See the `set-tracklist` command. */
   setTracklist(viewerId: string, mixId: unknown, entries: unknown): Promise<MixTrackView[]> {
     return setTracklist(this.orm, { viewerId, mixId, entries });
-  }
-
-  /** See the `publish-mix` command. */
-  publish(viewerId: string, mixId: unknown, code: unknown): Promise<MixView> {
-    return publishMix(this.orm, { viewerId, mixId, code, betaCodes: this.betaCodes });
   }
 
   /** Soft-deletes the caller's mix: from now on no list, page or search shows it, and no member keeps it as current mix. */

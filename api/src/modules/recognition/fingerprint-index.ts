@@ -2,7 +2,7 @@
 // PostgreSQL is the source of truth (one row per entry: hash int4, track int4, data int4, indexed on hash); the
 // in-memory index below is built from those rows (or straight from fingerprints) for fast lookups.
 
-import { type Fingerprints, HASH_SPACE } from './fingerprint.js';
+import { entryRoot, type Fingerprints, HASH_SPACE } from './fingerprint.js';
 
 /** Receives the entries under one hash key: the track number and the packed entry (see packEntry). */
 export interface EntryVisitor {
@@ -14,6 +14,11 @@ export interface FingerprintIndex {
   lookup(hash: number, visitor: EntryVisitor): void;
   /** Entries in the index. */
   readonly size: number;
+  /**
+   * A track's root peaks (see entryRoot), distinct and in time order: where its music has peaks, which lets the matcher
+   * check a found track's line peak by peak where too few quads survive (a track fading in under another).
+   */
+  rootsOf?(track: number): Uint32Array | undefined;
 }
 
 /**
@@ -49,6 +54,16 @@ export class IndexBuilder {
     this.count += 1;
   }
 
+  /** Stored rows as parallel arrays (`data` signed or unsigned). */
+  addRows(hashes: ArrayLike<number>, tracks: ArrayLike<number>, data: ArrayLike<number>) {
+    const n = hashes.length;
+    this.reserve(n);
+    this.hashes.set(hashes, this.count);
+    this.tracks.set(tracks, this.count);
+    for (let i = 0; i < n; i += 1) this.data[this.count + i] = (data[i] as number) >>> 0;
+    this.count += n;
+  }
+
   /** Room for `more` entries (saves growing step by step when the count is known). */
   reserve(more: number) {
     if (this.count + more <= this.hashes.length) return;
@@ -70,6 +85,7 @@ export class IndexBuilder {
       offsets[hash + 1] += 1;
     }
     for (let h = 0; h < HASH_SPACE; h += 1) offsets[h + 1] += offsets[h];
+    const roots = rootsByTrack(this.tracks, this.data, n);
     const cursor = offsets.slice(0, HASH_SPACE);
     const tracks = new Uint32Array(n);
     const data = new Uint32Array(n);
@@ -83,8 +99,36 @@ export class IndexBuilder {
     this.tracks = new Uint32Array(0);
     this.data = new Uint32Array(0);
     this.count = 0;
-    return new MemoryIndex(offsets, tracks, data);
+    return new MemoryIndex(offsets, tracks, data, roots);
   }
+}
+
+/** Each track's distinct root peaks in time order (entries arrive track by track: one run of entries per track). */
+function rootsByTrack(tracks: Uint32Array, data: Uint32Array, n: number): Map<number, Uint32Array> {
+  const runs = new Map<number, Uint32Array[]>();
+  for (let start = 0; start < n; ) {
+    const track = tracks[start] as number;
+    let end = start + 1;
+    while (end < n && tracks[end] === track) end += 1;
+    const run = new Uint32Array(end - start);
+    for (let i = start; i < end; i += 1) run[i - start] = entryRoot(data[i] as number);
+    runs.set(track, [...(runs.get(track) ?? []), run]);
+    start = end;
+  }
+  const roots = new Map<number, Uint32Array>();
+  for (const [track, parts] of runs) {
+    const all = new Uint32Array(parts.reduce((sum, part) => sum + part.length, 0));
+    let at = 0;
+    for (const part of parts) {
+      all.set(part, at);
+      at += part.length;
+    }
+    all.sort();
+    let kept = 0;
+    for (let i = 0; i < all.length; i += 1) if (i === 0 || all[i] !== all[kept - 1]) all[kept++] = all[i] as number;
+    roots.set(track, all.slice(0, kept));
+  }
+  return roots;
 }
 
 export class MemoryIndex implements FingerprintIndex {
@@ -92,15 +136,22 @@ export class MemoryIndex implements FingerprintIndex {
     private readonly offsets: Uint32Array,
     private readonly tracks: Uint32Array,
     private readonly data: Uint32Array,
+    private readonly roots: Map<number, Uint32Array>,
   ) {}
 
   get size(): number {
     return this.tracks.length;
   }
 
-  /** Bytes held: the entries and the offset table. */
+  /** Bytes held: the entries, the offset table and the tracks' root peaks. */
   get bytes(): number {
-    return this.offsets.byteLength + this.tracks.byteLength + this.data.byteLength;
+    let roots = 0;
+    for (const list of this.roots.values()) roots += list.byteLength;
+    return this.offsets.byteLength + this.tracks.byteLength + this.data.byteLength + roots;
+  }
+
+  rootsOf(track: number): Uint32Array | undefined {
+    return this.roots.get(track);
   }
 
   lookup(hash: number, visitor: EntryVisitor) {

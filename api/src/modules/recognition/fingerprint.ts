@@ -131,6 +131,10 @@ export function packEntry(quad: Quad): number {
 export const entryTime = (data: number) => data >>> 14;
 export const entrySpan = (data: number) => (data >>> 7) & 127;
 export const entryPitch = (data: number) => (data & 127) / 2;
+/** An entry's root peak, A (its frame and pitch in half semitones), as one number ordered by time: `(frame << 7) | pitch`. */
+export const entryRoot = (data: number) => ((data >>> 14) << 7) | (data & 127);
+export const rootTime = (root: number) => root >>> 7;
+export const rootPitch = (root: number) => (root & 127) / 2;
 
 /** Margins (in cells) within which a query also tries the neighbouring cell. */
 const X_MARGIN = 0.2;
@@ -424,12 +428,20 @@ export class FingerprintExtractor {
   private readonly quads: QuadBuilder;
   private peakCount = 0;
 
-  constructor(sampleRate: number, mode: Mode, onQuad: (quad: Quad) => void, settings?: ExtractorSettings) {
+  /** `onPeaks` sees each half-second block's peaks (in time order) before they become quads. */
+  constructor(
+    sampleRate: number,
+    mode: Mode,
+    onQuad: (quad: Quad) => void,
+    settings?: ExtractorSettings,
+    onPeaks?: (peaks: readonly Peak[]) => void,
+  ) {
     const chosen = settings ?? (mode === 'reference' ? REFERENCE_SETTINGS : QUERY_SETTINGS);
     this.resampler = new Resampler(sampleRate, ANALYSIS_RATE);
     this.quads = new QuadBuilder(chosen, mode, onQuad);
     this.picker = new PeakPicker(chosen, (peaks) => {
       this.peakCount += peaks.length;
+      onPeaks?.(peaks);
       this.quads.add(peaks);
     });
   }

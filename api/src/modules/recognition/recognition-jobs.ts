@@ -49,6 +49,8 @@ export interface RecognitionJobOptions {
   connectionString: string;
   retryLimit: number;
   retryDelaySeconds: number;
+  /** Mixes queued at most at a time for recognition again when newer references arrive. */
+  refreshLimit: number;
 }
 
 /**
@@ -62,6 +64,9 @@ export class RecognitionJobs {
   private boss: Promise<PgBoss> | null = null;
   private workerId: string | null = null;
   private readonly listeners = new Set<RecognitionListener>();
+  private refreshing: Promise<void> | null = null;
+  private refreshAgain = false;
+  private closed = false;
 
   constructor(
     private readonly orm: Orm,
@@ -70,7 +75,9 @@ export class RecognitionJobs {
     private readonly options: RecognitionJobOptions,
     private readonly log: Pick<FastifyBaseLogger, 'error' | 'warn'>,
     private readonly locks: AdvisoryLocks,
-  ) {}
+  ) {
+    recognition.onReferencesChanged(() => void this.refreshSoon());
+  }
 
   /** Called on every progress step, find and end of a job (GraphQL subscriptions listen through the PubSub). */
   onProgress(listener: RecognitionListener): () => void {
@@ -144,18 +151,71 @@ export class RecognitionJobs {
       `select j.mix_id from recognition_job j join mix m on m.id = j.mix_id
         where j.state in ('pending', 'running') and m.deactivated_at is null`,
     );
-    if (rows.length === 0) return;
-    const boss = await this.queue();
-    for (const { mix_id: mixId } of rows) {
-      const job = await boss.getJobById<{ mixId: string }>(RECOGNITION_QUEUE, mixId);
-      if (job?.state === 'active') await this.rerunIfAbandoned(boss, mixId);
-      else if (job && job.state !== 'completed' && job.state !== 'failed' && job.state !== 'cancelled') continue;
-      else {
-        // Finished jobs keep their id in pg-boss for a while: a fresh id lets the mix run again.
-        if (job) await boss.deleteJob(RECOGNITION_QUEUE, mixId);
-        await this.enqueue(mixId);
-      }
+    if (rows.length > 0) {
+      const boss = await this.queue();
+      for (const { mix_id: mixId } of rows) await this.requeue(boss, mixId);
     }
+    await this.refreshSoon();
+  }
+
+  /** Queues a pending mix unless pg-boss has its job waiting or running already (an abandoned one runs again). */
+  private async requeue(boss: PgBoss, mixId: string): Promise<void> {
+    const job = await boss.getJobById<{ mixId: string }>(RECOGNITION_QUEUE, mixId);
+    if (job?.state === 'active') return this.rerunIfAbandoned(boss, mixId);
+    if (job && job.state !== 'completed' && job.state !== 'failed' && job.state !== 'cancelled') return;
+    // Finished jobs keep their id in pg-boss for a while: a fresh id lets the mix run again.
+    if (job) await boss.deleteJob(RECOGNITION_QUEUE, mixId);
+    await this.enqueue(mixId);
+  }
+
+  /**
+   * Recognises again the mixes whose last recognition predates the newest reference: drafts first (their owners are
+   * choosing their tracklists), then the newest mixes. Bounded: with `refreshLimit` mixes pending or running it waits,
+   * and each finished job tops the queue up again. A mix is never queued twice (only finished ones are taken, moved to
+   * pending in one statement that skips rows another process is taking). Calls while one runs are folded into one more.
+   */
+  refreshSoon(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return this.refreshing;
+    }
+    this.refreshing = (async () => {
+      do {
+        this.refreshAgain = false;
+        await this.refreshStale().catch((error) => this.log.error({ err: error }, 'could not queue stale recognitions'));
+      } while (this.refreshAgain && !this.closed);
+    })().finally(() => {
+      this.refreshing = null;
+    });
+    return this.refreshing;
+  }
+
+  /** One round of refreshSoon: the mixes moved to pending and queued, in order. */
+  async refreshStale(): Promise<string[]> {
+    const rows = await this.connection().execute<{ mix_id: string }[]>(
+      `with newest as (select max(indexed_at) as at from recognition_reference),
+            busy as (select count(*) as n from recognition_job where state in ('pending', 'running')),
+            stale as (
+              select j.mix_id from recognition_job j join mix m on m.id = j.mix_id, newest
+               where j.state = 'done' and m.deactivated_at is null and newest.at is not null
+                 and (j.references_at is null or j.references_at < newest.at)
+               order by (m.status = 'draft') desc, m.created_at desc, m.id
+               limit greatest(0, ? - (select n from busy))
+               for update of j skip locked)
+       update recognition_job j set state = 'pending', fraction = 0, updated_at = now()
+         from stale where j.mix_id = stale.mix_id
+       returning j.mix_id`,
+      [this.options.refreshLimit],
+    );
+    if (rows.length === 0) return [];
+    const boss = await this.queue();
+    const queued: string[] = [];
+    for (const { mix_id: mixId } of rows) {
+      await this.requeue(boss, mixId);
+      queued.push(mixId);
+    }
+    return queued;
   }
 
   /** An active job nobody is running was left by a dead process: cancelled and resumed, it runs again at once. */
@@ -195,8 +255,11 @@ export class RecognitionJobs {
     await this.setProgress(mixId, 'running', 0);
     this.emit({ mixId, state: 'running', fraction: 0, tracks: [] });
     let detections: Detection[] = [];
+    let referencesAt: string | null = null;
     // Without fingerprinted tracks there is nothing to find (and no index worth building).
     if ((await this.recognition.referenceCount()) > 0) {
+      // Identify uses this index or a newer one: a newer one only makes the mix look stale, to be recognised again.
+      referencesAt = (await this.recognition.loadIndex()).newestAt;
       let stored = 0;
       let foundCount = 0;
       let writing: Promise<unknown> = Promise.resolve();
@@ -222,9 +285,13 @@ export class RecognitionJobs {
              from jsonb_to_recordset(?::jsonb) as r("trackId" uuid, start float8, "end" float8, confidence float8)`,
           [mixId, JSON.stringify(detections)],
         );
-      await em.execute(`update recognition_job set state = 'done', fraction = 1, updated_at = now() where mix_id = ?`, [mixId]);
+      await em.execute(
+        `update recognition_job set state = 'done', fraction = 1, updated_at = now(), references_at = ?::timestamptz where mix_id = ?`,
+        [referencesAt, mixId],
+      );
     });
     this.emit({ mixId, state: 'done', fraction: 1, tracks: detections });
+    void this.refreshSoon();
   }
 
   private async setProgress(mixId: string, state: RecognitionState, fraction: number): Promise<void> {
@@ -298,6 +365,8 @@ export class RecognitionJobs {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    await this.refreshing;
     const boss = this.boss;
     this.boss = null;
     if (boss) await (await boss.catch(() => null))?.stop({ graceful: true, wait: true, timeout: 5000 });

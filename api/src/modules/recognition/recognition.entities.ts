@@ -40,6 +40,8 @@ export const RecognitionJob = defineEntity({
     state: p.string().length(10),
     fraction: p.double().$type<number>().runtimeType('number').default(0),
     updatedAt: p.datetime(),
+    /** The newest reference (its indexed_at) in the index the last finished run used: older than a reference, it is stale. */
+    referencesAt: p.datetime().nullable(),
   },
 });
 

@@ -1,9 +1,9 @@
 import { filter, pipe } from '@graphql-yoga/subscription';
-import { Arg, Ctx, ID, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Ctx, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { Topics } from '../../graphql/topics.js';
 import { requireViewer } from '../auth/auth.policy.js';
-import { MixRecognitionObject } from './recognition.types.js';
+import { MixRecognitionObject, TrackReferenceObject } from './recognition.types.js';
 import type { RecognitionView } from './recognition-jobs.js';
 
 @Resolver()
@@ -11,6 +11,18 @@ export class RecognitionResolver {
   @Query(() => MixRecognitionObject, { description: 'The tracks recognised in a mix and the state of the job: for its owner only.' })
   async mixRecognition(@Arg('mixId', () => ID) mixId: string, @Ctx() ctx: GraphQLContext): Promise<MixRecognitionObject> {
     return MixRecognitionObject.from(await ctx.services.recognitionJobs.forOwner(requireViewer(ctx.viewer), mixId));
+  }
+
+  @Mutation(() => TrackReferenceObject, {
+    description:
+      "Makes a finished resumable upload (its id or URL from /api/uploads: an MP3 or WAV) the reference audio of a track you own (its creators' or label's id is yours, or you typed it as a manual track): fingerprinted for recognition. The upload is used up.",
+  })
+  async addTrackReference(
+    @Arg('trackId', () => ID) trackId: string,
+    @Arg('upload', () => String) upload: string,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<TrackReferenceObject> {
+    return TrackReferenceObject.from(await ctx.services.trackReferences.add(requireViewer(ctx.viewer), trackId, { uploadId: upload }));
   }
 
   @Subscription(() => MixRecognitionObject, {

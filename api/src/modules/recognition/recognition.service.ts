@@ -5,19 +5,10 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
-import { decodeAudio } from './audio.js';
-import {
-  type CatalogueTrack,
-  type Detection,
-  type Fingerprints,
-  IndexBuilder,
-  type MemoryIndex,
-  nameDetections,
-  RecognitionSession,
-  ReferenceFingerprinter,
-} from './recognition.js';
+import { type CatalogueTrack, type Detection, type Fingerprints, nameDetections } from './recognition.js';
+import { type AudioSource, RecognitionThread } from './recognition-thread.js';
 
-export type AudioSource = AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+export type { AudioSource };
 
 export interface IdentifyProgress {
   /** Seconds of audio scanned. */
@@ -49,17 +40,37 @@ const LOAD_BATCH = 200;
 
 const intArray = (values: ArrayLike<number>) => `{${Array.from(values).join(',')}}`;
 
-interface LoadedIndex {
+/** The index the recognition thread holds: which references (version), and the catalogue tracks they are. */
+export interface LoadedIndex {
   version: string;
-  index: MemoryIndex;
+  /** When the newest reference in it was indexed, as PostgreSQL writes it (microseconds, which a Date would lose); null: none. */
+  newestAt: string | null;
   catalogue: Map<number, CatalogueTrack>;
+  entries: number;
 }
 
+/**
+ * Decoding, fingerprinting and matching run on a worker thread (RecognitionThread), which holds the in-memory index:
+ * the event loop only reads rows and moves bytes.
+ */
 export class RecognitionService {
   private cached: LoadedIndex | null = null;
   private loading: Promise<LoadedIndex> | null = null;
+  private readonly thread = new RecognitionThread();
+  private readonly referenceListeners = new Set<() => void>();
 
   constructor(private readonly orm: Orm) {}
+
+  /** Called after a reference was stored (in this process): mixes recognised before it may hold it. */
+  onReferencesChanged(listener: () => void): () => void {
+    this.referenceListeners.add(listener);
+    return () => this.referenceListeners.delete(listener);
+  }
+
+  /** Stops the recognition thread. */
+  async close(): Promise<void> {
+    await this.thread.close();
+  }
 
   private em(): EntityManager {
     return this.orm.em.fork() as EntityManager;
@@ -67,13 +78,7 @@ export class RecognitionService {
 
   /** A track's fingerprints from its audio (MP3 or WAV), decoded as a stream. */
   async fingerprint(source: AudioSource): Promise<Fingerprints> {
-    let fingerprinter: ReferenceFingerprinter | null = null;
-    await decodeAudio(source, (mono, sampleRate) => {
-      fingerprinter ??= new ReferenceFingerprinter(sampleRate);
-      fingerprinter.push(mono);
-    });
-    if (!fingerprinter) throw new Error('No audio could be decoded');
-    return (fingerprinter as ReferenceFingerprinter).finish();
+    return this.thread.fingerprint(source);
   }
 
   /** Fingerprints a catalogue track's audio and stores it, replacing what the track had, in one transaction. */
@@ -82,7 +87,7 @@ export class RecognitionService {
   }
 
   async storeFingerprints(trackId: string, fingerprints: Fingerprints): Promise<ReferenceSummary> {
-    return this.em().transactional(async (em) => {
+    const summary = await this.em().transactional(async (em) => {
       // Lock the track: two indexings of one track queue up instead of racing on the unique reference.
       const [track] = await em.execute<{ id: string }[]>('select id from track where id = ? for update', [trackId]);
       if (!track) throw new Error(`No catalogue track ${trackId}`);
@@ -104,6 +109,8 @@ export class RecognitionService {
       }
       return { referenceNo, trackId, seconds: fingerprints.seconds, entries: fingerprints.hashes.length };
     });
+    for (const listener of this.referenceListeners) listener();
+    return summary;
   }
 
   /** How many tracks are fingerprinted. */
@@ -118,21 +125,21 @@ export class RecognitionService {
     return rows.length > 0;
   }
 
-  private async version(): Promise<string> {
-    const [row] = await this.em().execute<{ count: string; max: number | null }[]>(
-      'select count(*) as count, max(reference_no) as max from recognition_reference',
+  private async version(): Promise<{ version: string; newestAt: string | null }> {
+    const [row] = await this.em().execute<{ count: string; max: number | null; newest: string | null }[]>(
+      'select count(*) as count, max(reference_no) as max, max(indexed_at)::text as newest from recognition_reference',
     );
-    return `${row?.count ?? 0}:${row?.max ?? 0}`;
+    return { version: `${row?.count ?? 0}:${row?.max ?? 0}`, newestAt: row?.newest ?? null };
   }
 
   /**
-   * The index of every stored reference, built once per process and cached; rebuilt when references were added,
-   * replaced or removed since (one cheap query tells).
+   * The index of every stored reference, built once per process (on the recognition thread) and cached; rebuilt when
+   * references were added, replaced or removed since (one cheap query tells), or when the thread was restarted.
    */
-  async loadIndex(): Promise<{ index: MemoryIndex; catalogue: Map<number, CatalogueTrack> }> {
-    const version = await this.version();
-    if (this.cached?.version === version) return this.cached;
-    this.loading ??= this.build(version).finally(() => {
+  async loadIndex(): Promise<LoadedIndex> {
+    const { version, newestAt } = await this.version();
+    if (this.cached?.version === version && this.thread.loadedVersion === version) return this.cached;
+    this.loading ??= this.build(version, newestAt).finally(() => {
       this.loading = null;
     });
     const loaded = await this.loading;
@@ -140,7 +147,7 @@ export class RecognitionService {
     return loaded;
   }
 
-  private async build(version: string): Promise<LoadedIndex> {
+  private async build(version: string, newestAt: string | null): Promise<LoadedIndex> {
     const em = this.em();
     const references = await em.execute<{ reference_no: number; track_id: string; title: string; external_id: string | null }[]>(
       `select r.reference_no, r.track_id, t.title, t.external_id
@@ -149,45 +156,48 @@ export class RecognitionService {
     const catalogue = new Map<number, CatalogueTrack>();
     for (const row of references)
       catalogue.set(row.reference_no, { trackId: row.track_id, externalId: row.external_id ?? row.track_id, title: row.title });
-    const builder = new IndexBuilder();
-    for (let at = 0; at < references.length; at += LOAD_BATCH) {
-      const numbers = references.slice(at, at + LOAD_BATCH).map((row) => row.reference_no);
-      const rows = await em.execute<{ reference_no: number; hash: number; data: number }[]>(
-        'select reference_no, hash, data from recognition_fingerprint where reference_no = any(?::int4[])',
-        [intArray(numbers)],
-      );
-      builder.reserve(rows.length);
-      for (const row of rows) builder.addRow(row.hash, row.reference_no, row.data);
+    let entries = 0;
+    async function* batches() {
+      for (let at = 0; at < references.length; at += LOAD_BATCH) {
+        const numbers = references.slice(at, at + LOAD_BATCH).map((row) => row.reference_no);
+        const rows = await em.execute<{ reference_no: number; hash: number; data: number }[]>(
+          'select reference_no, hash, data from recognition_fingerprint where reference_no = any(?::int4[]) order by reference_no',
+          [intArray(numbers)],
+        );
+        entries += rows.length;
+        yield {
+          hashes: Uint32Array.from(rows, (row) => row.hash),
+          tracks: Uint32Array.from(rows, (row) => row.reference_no),
+          data: Uint32Array.from(rows, (row) => row.data >>> 0),
+        };
+      }
     }
-    return { version, index: builder.build(), catalogue };
+    await this.thread.loadIndex(version, batches());
+    return { version, newestAt, catalogue, entries };
   }
 
   /** The catalogue tracks playing in a mix's audio (MP3 or WAV, read as a stream), in time order. */
   async identify(source: AudioSource, options: IdentifyOptions = {}): Promise<Detection[]> {
-    const { index, catalogue } = await this.loadIndex();
-    let session: RecognitionSession | null = null;
+    const { catalogue } = await this.loadIndex();
     const duration = options.durationSeconds ?? null;
-    await decodeAudio(source, (mono, sampleRate) => {
-      session ??= new RecognitionSession(index, sampleRate, {
-        onProgress: (progress) => {
-          if (!options.onProgress) return;
+    const { onProgress } = options;
+    const raw = await this.thread.identify(
+      source,
+      onProgress &&
+        ((progress) => {
           const found: Omit<Detection, 'confidence'>[] = [];
-          for (const hit of (session as RecognitionSession).found()) {
+          for (const hit of progress.found) {
             const track = catalogue.get(hit.track);
             if (track) found.push({ ...track, start: Math.round(hit.start * 10) / 10, end: Math.round(hit.end * 10) / 10 });
           }
-          options.onProgress({
+          onProgress({
             seconds: progress.seconds,
             detections: progress.detections,
             fraction: duration ? Math.min(1, progress.seconds / duration) : null,
             found,
           });
-        },
-      });
-      session.push(mono);
-    });
-    if (!session) throw new Error('No audio could be decoded');
-    const raw = (session as RecognitionSession).finish();
+        }),
+    );
     return nameDetections(raw, (track) => catalogue.get(track)).sort((a, b) => a.start - b.start);
   }
 }

@@ -52,7 +52,10 @@ function expectFound(condition: MixCondition, seed: number) {
   expect(truth.length).toBeGreaterThanOrEqual(2);
   expect(result.found).toBe(truth.length);
   expect(result.falseDetections).toBe(0);
-  for (const error of result.startErrors) expect(error).toBeLessThan(15);
+  // Starts within 5 s of the fade-in's start (median), though a track fading in is inaudible for its first seconds.
+  const errors = [...result.startErrors].sort((a, b) => a - b);
+  expect(errors[errors.length >> 1]).toBeLessThan(5);
+  for (const error of errors) expect(error).toBeLessThan(15);
   // The speed each play was found at is the speed it was played at.
   for (const detection of detections) {
     const play = truth.find((t) => t.track === detection.track);

@@ -1,5 +1,6 @@
-import { Field, Float, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import type { RecognisedTrack, RecognitionView } from './recognition-jobs.js';
+import type { TrackReferenceView } from './track-references.service.js';
 
 export enum RecognitionStateEnum {
   PENDING = 'pending',
@@ -37,5 +38,16 @@ export class MixRecognitionObject {
       state: view.state as RecognitionStateEnum,
       tracks: view.tracks.map((track: RecognisedTrack) => Object.assign(new RecognisedTrackObject(), track)),
     });
+  }
+}
+
+@ObjectType('TrackReference', { description: "A track's reference audio, fingerprinted: what recognition finds the track by in mixes." })
+export class TrackReferenceObject {
+  @Field(() => ID) trackId!: string;
+  @Field(() => Float, { description: 'Seconds of audio fingerprinted.' }) seconds!: number;
+  @Field(() => Int, { description: 'Fingerprints stored.' }) fingerprints!: number;
+
+  static from(view: TrackReferenceView): TrackReferenceObject {
+    return Object.assign(new TrackReferenceObject(), view);
   }
 }

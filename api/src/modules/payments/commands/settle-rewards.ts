@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Orm } from '../../../db/orm.js';
+import type { Creator } from '../../tracks/track.entity.js';
+import { RewardAllocation } from '../payment.entity.js';
+import { paymentPolicy } from '../payment.policy.js';
+import { allocateSubscriber, creatorKey, type ListenedMix } from '../rewards.js';
+
+/** The ledger's period of a paid period: the month (UTC) it started in. */
+export const periodOf = (start: Date) => start.toISOString().slice(0, 7);
+
+interface RewardLine {
+  id: string;
+  subscriptionPayment: string;
+  period: string;
+  creatorKey: string | null;
+  creatorName: string | null;
+  amountCents: number;
+  listenedSeconds: number;
+  createdAt: Date;
+}
+
+interface UnsettledRow {
+  id: string;
+  amount_cents: number;
+  period_start: Date;
+  period_end: Date;
+  user_id: string;
+}
+
+/**
+ * Writes the rewards ledger for every subscription payment whose paid period is over (`periodEnd <= now`) and has not
+ * been settled: 70% of it (see paymentPolicy.creatorsShareCents) to the creators of what that subscriber listened to in
+ * the period (see rewards.ts), or, when they listened to nothing that counts, one unallocated line for the whole 70%,
+ * which mixcrate keeps (it is not spread over other subscribers' creators: that would be the pro-rata pool the
+ * user-centric split replaces). One payment per transaction, its row locked (SKIP LOCKED: several processes share the
+ * work, none settles a payment twice). Returns how many payments it settled.
+ */
+export async function settleRewards(orm: Orm, now = new Date(), limit = 1000): Promise<number> {
+  let settled = 0;
+  while (settled < limit) {
+    const done = await orm.em.fork().transactional(async (txEm) => settleOne(txEm as EntityManager, now));
+    if (!done) break;
+    settled += 1;
+  }
+  return settled;
+}
+
+async function settleOne(em: EntityManager, now: Date): Promise<boolean> {
+  const [payment] = await em.execute<UnsettledRow[]>(
+    `select p.id, p.amount_cents, p.period_start, p.period_end, s.user_id
+       from subscription_payment p join subscription s on s.id = p.subscription_id
+      where p.rewards_settled_at is null and p.period_end <= ?
+      order by p.period_end, p.id limit 1 for update of p skip locked`,
+    [now],
+  );
+  if (!payment) return false;
+  const periodStart = new Date(payment.period_start);
+  const pool = paymentPolicy.creatorsShareCents(payment.amount_cents);
+  const listens = await listensOf(em, payment.user_id, periodStart, new Date(payment.period_end));
+  const shares = allocateSubscriber(pool, listens);
+  const period = periodOf(periodStart);
+  const lines: RewardLine[] = shares.map((share) => ({
+    id: randomUUID(),
+    subscriptionPayment: payment.id,
+    period,
+    creatorKey: share.key.slice(0, 255),
+    creatorName: share.name.slice(0, 255),
+    amountCents: share.cents,
+    listenedSeconds: share.seconds,
+    createdAt: now,
+  }));
+  if (lines.length === 0 && pool > 0)
+    lines.push({
+      id: randomUUID(),
+      subscriptionPayment: payment.id,
+      period,
+      creatorKey: null,
+      creatorName: null,
+      amountCents: pool,
+      listenedSeconds: 0,
+      createdAt: now,
+    });
+  // One statement for the payment's lines.
+  if (lines.length > 0) await em.insertMany(RewardAllocation, lines);
+  await em.execute('update subscription_payment set rewards_settled_at = ? where id = ?', [now, payment.id]);
+  return true;
+}
+
+/** The subscriber's ended listens that started in the period, each with its mix's duration and tracklist. */
+async function listensOf(em: EntityManager, userId: string, from: Date, to: Date): Promise<ListenedMix[]> {
+  const listens = await em.execute<{ mix_id: string; seconds: number; duration_seconds: number | null }[]>(
+    `select l.mix_id, extract(epoch from (l.ended_at - l.started_at))::float8 as seconds, m.duration_seconds
+       from listen l join mix m on m.id = l.mix_id
+      where l.user_id = ? and l.started_at >= ? and l.started_at < ? and l.ended_at is not null`,
+    [userId, from, to],
+  );
+  if (listens.length === 0) return [];
+  const mixIds = [...new Set(listens.map((listen) => listen.mix_id))];
+  const entries = await em.execute<
+    { mix_id: string; track_id: string; start_time: number | null; end_time: number | null; creators: Creator[] }[]
+  >(
+    `select mt.mix_id, mt.track_id, mt.start_time, mt.end_time, t.creators
+       from mix_track mt join track t on t.id = mt.track_id
+      where mt.mix_id in (?) order by mt.mix_id, mt.position`,
+    [mixIds],
+  );
+  const tracklists = new Map<string, ListenedMix['tracklist']>();
+  for (const entry of entries) {
+    const list = tracklists.get(entry.mix_id) ?? [];
+    list.push({
+      trackId: entry.track_id,
+      creators: (Array.isArray(entry.creators) ? entry.creators : [])
+        .filter((creator) => creator?.name)
+        .map((creator) => ({ key: creatorKey(creator), name: creator.name })),
+      startTime: entry.start_time,
+      endTime: entry.end_time,
+    });
+    tracklists.set(entry.mix_id, list);
+  }
+  return listens.map((listen) => ({
+    seconds: Number(listen.seconds),
+    durationSeconds: listen.duration_seconds,
+    tracklist: tracklists.get(listen.mix_id) ?? [],
+  }));
+}

@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify';
+import { viewerOf } from '../http/viewer.js';
+import { requireViewer } from '../modules/auth/auth.policy.js';
+import type { Services } from '../services.js';
+import { bodyOf } from './request.js';
+
+/**
+ * SPEC §7 payment rows (each answers `{ redirect }`, an absolute URL, as the SPEC's client expects), the success page's
+ * session confirmation, the Stripe webhook, and the creator rewards ledger as CSV.
+ */
+export function paymentRoutes(services: Services) {
+  const { payments } = services;
+  return async (app: FastifyInstance) => {
+    app.post('/payment/create-single-purchase-session', async (request) => {
+      const viewer = requireViewer(await viewerOf(services, request));
+      return payments.createSinglePurchaseSession(viewer.id, bodyOf(request).mix_id);
+    });
+
+    app.post('/payment/create-subscription-session', async (request) => {
+      const viewer = requireViewer(await viewerOf(services, request));
+      return payments.createSubscriptionSession(viewer.id, bodyOf(request).mix_id);
+    });
+
+    app.post('/payment/configure-portal-session', async (request) => {
+      const viewer = requireViewer(await viewerOf(services, request));
+      return payments.createPortalSession(viewer.id);
+    });
+
+    app.post('/payment/confirm-session', async (request) => {
+      const viewer = requireViewer(await viewerOf(services, request));
+      const fulfilment = await payments.confirm(viewer.id, bodyOf(request).session_id);
+      return { status: fulfilment.status, kind: fulfilment.kind, mix_id: fulfilment.mixId, published: fulfilment.published };
+    });
+
+    app.get<{ Params: { file: string } }>('/payment/earnings/:file', async (request, reply) => {
+      requireViewer(await viewerOf(services, request));
+      const period = request.params.file.replace(/\.csv$/, '');
+      const csv = await payments.earningsCsv(period);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="mixcrate-earnings-${period}.csv"`)
+        .send(csv);
+    });
+
+    // Stripe signs the exact bytes it sent: this route alone takes its body raw.
+    await app.register(async (raw) => {
+      raw.removeAllContentTypeParsers();
+      raw.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+      raw.post('/payment/webhook', async (request) => payments.handleWebhook(request.body, request.headers['stripe-signature']));
+    });
+  };
+}

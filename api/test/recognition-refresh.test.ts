@@ -1,0 +1,118 @@
+/**
+ * Re-recognition: when a reference arrives that mixes were recognised without, those mixes are recognised again -
+ * drafts first, a bounded number at a time (RECOGNITION_REFRESH_LIMIT), each once however often it is asked.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { encodeMp3, fingerprintReference } from '../src/modules/recognition/recognition.js';
+import type { RecognitionView } from '../src/modules/recognition/recognition-jobs.js';
+import {
+  CONDITIONS,
+  type MixCondition,
+  planMix,
+  referenceAudio,
+  renderMix,
+  TEST_SAMPLE_RATE,
+  testReferences,
+  truthOf,
+} from '../src/modules/recognition/test-set/generate.js';
+import { CatalogueService } from '../src/modules/tracks/catalogue/catalogue.service.js';
+import { createTestApp, type Member, signUpMember, type TestApp } from './support/app.js';
+import { solidImage } from './support/images.js';
+import { createMixOver, eventually } from './support/upload.js';
+
+const SET = testReferences(7, 4, 1, 75);
+const condition: MixCondition = { ...(CONDITIONS[0] as MixCondition), play: [35, 45], crossfade: [16, 24], unknownShare: 0.25 };
+const MIX = planMix(SET, condition, 3, 3);
+const TRUTH = truthOf(MIX);
+const trackIdOf = (track: number) => `00000000-0000-4000-8000-00000000000${track}`;
+/** The first catalogue track the mix plays is fingerprinted only later. */
+const LATE = TRUTH[0]?.track as number;
+
+let t: TestApp;
+let owner: Member;
+let mixMp3: Buffer;
+let cover: Buffer;
+
+beforeAll(async () => {
+  t = await createTestApp({ RECOGNITION_REFRESH_LIMIT: '1' });
+  owner = await signUpMember(t.app);
+  cover = await solidImage('jpeg', 400, 400);
+  const known = SET.references.filter((r) => r.known);
+  await new CatalogueService(t.services.orm).write(
+    known.map((reference) => ({
+      id: trackIdOf(reference.track),
+      source: 'test',
+      externalId: `T${reference.track}`,
+      title: `Reference ${reference.track}`,
+      creators: [{ id: null, name: 'Test Artist' }],
+      label: null,
+      cover: null,
+      releaseDate: null,
+      buy: false,
+      newRelease: false,
+    })),
+  );
+  for (const reference of known.filter((r) => r.track !== LATE))
+    await t.services.recognition.storeFingerprints(
+      trackIdOf(reference.track),
+      fingerprintReference(referenceAudio(reference), TEST_SAMPLE_RATE),
+    );
+  mixMp3 = Buffer.from(await encodeMp3(renderMix(SET, MIX), TEST_SAMPLE_RATE, 128));
+}, 180_000);
+afterAll(() => t.close());
+
+const sql = <T>(query: string, params: unknown[] = []) => t.services.orm.em.fork().execute<T[]>(query, params);
+const states = (ids: string[]) =>
+  sql<{ mix_id: string; state: string }>('select mix_id, state from recognition_job where mix_id = any(?::uuid[])', [`{${ids.join(',')}}`]);
+const allDone = (rows: { state: string }[]) => rows.length > 0 && rows.every((row) => row.state === 'done');
+const found = async (mixId: string) =>
+  (
+    await sql<{ external_id: string }>(
+      'select t.external_id from recognition_result r join track t on t.id = r.track_id where r.mix_id = ? order by r.start',
+      [mixId],
+    )
+  ).map((row) => row.external_id);
+
+test('mixes recognised before a new reference are recognised again with it: drafts first, one at a time, once each', async () => {
+  // An older draft and a newer published mix, both recognised without the late track.
+  const { _id: draftId } = await createMixOver(t.app, owner.token, { cover, mp3: mixMp3, title: 'Draft' });
+  await eventually(() => states([draftId]), allDone, 120_000);
+  const { _id: publishedId } = await createMixOver(t.app, owner.token, { cover, mp3: mixMp3, title: 'Published' });
+  await eventually(
+    () => states([draftId, publishedId]),
+    (rows) => rows.length === 2 && allDone(rows),
+    60_000,
+  );
+  await sql(`update mix set status = 'published', published_at = now() where id = ?`, [publishedId]);
+  const expected = TRUTH.map((play) => `T${play.track}`);
+  expect(await found(draftId)).toEqual(expected.slice(1));
+  // Nothing is stale while no reference is newer than the recognitions.
+  expect(await t.services.recognitionJobs.refreshStale()).toEqual([]);
+
+  const events: RecognitionView[] = [];
+  t.services.recognitionJobs.onProgress((event) => {
+    if (event.state === 'done' || (event.state === 'running' && event.fraction === 0)) events.push(event);
+  });
+  const late = SET.references.find((r) => r.track === LATE);
+  if (!late) throw new Error('no late reference');
+  await t.services.recognition.storeFingerprints(trackIdOf(LATE), fingerprintReference(referenceAudio(late), TEST_SAMPLE_RATE));
+  // Asked again and again while they run: each mix still runs once.
+  await Promise.all([t.services.recognitionJobs.refreshSoon(), t.services.recognitionJobs.refreshSoon()]);
+  await eventually(
+    async () => events.filter((event) => event.state === 'done').length,
+    (count) => count >= 2,
+    240_000,
+  );
+  await t.services.recognitionJobs.refreshSoon();
+  await eventually(() => states([draftId, publishedId]), allDone, 120_000);
+
+  expect(events.map((event) => [event.state, event.mixId === draftId ? 'draft' : 'published'])).toEqual([
+    ['running', 'draft'],
+    ['done', 'draft'],
+    ['running', 'published'],
+    ['done', 'published'],
+  ]);
+  expect(await found(draftId)).toEqual(expected);
+  expect(await found(publishedId)).toEqual(expected);
+  expect(await t.services.recognitionJobs.refreshStale()).toEqual([]);
+}, 200_000);
