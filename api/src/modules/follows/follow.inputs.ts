@@ -28,12 +28,3 @@ export function parseFollowPage(request: FollowPageRequest): FollowWindow {
   }
   return parseInput(byCursor, request);
 }
-
-/** The positions a window covers in a list of `count` entries: after the cursor, or the `size` just before it. */
-export function followSlice(window: FollowWindow, count: number): { offset: number; limit: number } {
-  if ('offset' in window) return window;
-  if (!window.backward) return { offset: window.cursor === null ? 0 : window.cursor + 1, limit: window.size };
-  const end = window.cursor === null ? count : Math.min(window.cursor, count);
-  const offset = Math.max(0, end - window.size);
-  return { offset, limit: end - offset };
-}

@@ -4,7 +4,7 @@ import { encodeCursor, isUuid, type PageEnds } from '../../shared/cursor.js';
 import { parseInput } from '../../shared/inputs.js';
 import { type IUser, User } from '../users/user.entity.js';
 import { FollowErrors } from './follow.errors.js';
-import { type FollowPageRequest, followSlice, memberIdInput, parseFollowPage, userNameInput } from './follow.inputs.js';
+import { type FollowPageRequest, type FollowWindow, memberIdInput, parseFollowPage, userNameInput } from './follow.inputs.js';
 import { followPolicy } from './follow.policy.js';
 
 export type FollowCode = 'FOLLOWED' | 'UNFOLLOWED';
@@ -28,6 +28,15 @@ export interface FollowPage extends PageEnds {
 export interface FollowCounts {
   followers: number;
   following: number;
+}
+
+/** The positions a window covers in a list of `count` entries: after the cursor, or the `size` just before it. */
+function followSlice(window: FollowWindow, count: number): { offset: number; limit: number } {
+  if ('offset' in window) return window;
+  if (!window.backward) return { offset: window.cursor === null ? 0 : window.cursor + 1, limit: window.size };
+  const end = window.cursor === null ? count : Math.min(window.cursor, count);
+  const offset = Math.max(0, end - window.size);
+  return { offset, limit: end - offset };
 }
 
 /** Follows: the toggle, the paged follower/following lists with distances, and counts. */
