@@ -127,10 +127,12 @@ async function main() {
       (row) => row.id,
     );
     await sql(
-      `insert into listen (id, mix_id, user_id, started_at, ended_at)
-       select gen_random_uuid(), (?::uuid[])[1 + (abs(hashtext(s.user_id::text || n)) % ?)], s.user_id,
-              '2026-01-02'::timestamptz + make_interval(hours => n * 5), '2026-01-02'::timestamptz + make_interval(hours => n * 5, secs => 20 + abs(hashtext(s.user_id::text || n)) % 700)
-         from subscription s, generate_series(1, ?) n`,
+      `insert into listen (id, mix_id, user_id, started_at, ended_at, alive_at)
+       select id, mix_id, user_id, started_at, ended_at, ended_at
+         from (select gen_random_uuid() as id, (?::uuid[])[1 + (abs(hashtext(s.user_id::text || n)) % ?)] as mix_id, s.user_id,
+                      '2026-01-02'::timestamptz + make_interval(hours => n * 5) as started_at,
+                      '2026-01-02'::timestamptz + make_interval(hours => n * 5, secs => 20 + abs(hashtext(s.user_id::text || n)) % 700) as ended_at
+                 from subscription s, generate_series(1, ?) n) as generated`,
       [`{${mixIds.join(',')}}`, mixIds.length, LISTENS_PER_SUBSCRIBER],
     );
     const settleStarted = performance.now();

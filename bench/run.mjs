@@ -14,6 +14,7 @@ const all = [
   'bench/soak.ts',
   'bench/payments.ts',
   'bench/startup.ts',
+  'bench/realtime.ts',
 ];
 // `npm run bench -- lighthouse feed` runs only the named scenarios.
 const chosen = process.argv.slice(2);

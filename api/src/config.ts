@@ -77,6 +77,8 @@ const envSchema = z.object({
     .min(1)
     .max(2 ** 31)
     .default(200 * 1024 * 1024),
+  // A listen stops counting as "listening now" this long after its player's last heartbeat (tests shorten it).
+  LISTEN_EXPIRY_MS: z.coerce.number().int().min(200).max(3_600_000).default(60_000),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -19,6 +19,7 @@ import { createStorage } from './modules/media/storage-factory.js';
 import { UploadStaging } from './modules/media/upload-staging.js';
 import { WaveformService } from './modules/media/waveform.service.js';
 import { MixesService } from './modules/mixes/mixes.service.js';
+import { NotificationsService } from './modules/notifications/notifications.service.js';
 import { PaymentsService } from './modules/payments/payments.service.js';
 import { RecognitionService } from './modules/recognition/recognition.service.js';
 import { RecognitionJobs } from './modules/recognition/recognition-jobs.js';
@@ -39,6 +40,7 @@ export interface Services {
   library: LibraryService;
   follows: FollowsService;
   listens: ListensService;
+  notifications: NotificationsService;
   media: MediaService;
   recognition: RecognitionService;
   recognitionJobs: RecognitionJobs;
@@ -92,24 +94,30 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
   );
   const media = new MediaService(orm, storage, mixes, uploads, waveforms, log, fileCache, staging, recognitionJobs);
   await media.resumeInterruptedWork();
+  const listens = new ListensService(orm, { expiryMs: config.LISTEN_EXPIRY_MS }, log);
+  listens.startSweeping();
+  const users = new UsersService(orm, storage);
+  const notifications = new NotificationsService(orm, (user) => users.imageUrl(user));
   return {
     config,
     orm,
     storage,
     auth,
-    users: new UsersService(orm, storage),
+    users,
     mixes,
     payments,
     tracks: new TracksService(orm, storage, (viewer, mixId) => recognitionJobs.recognisedTrackIds(viewer, mixId)),
     library: new LibraryService(orm, mixes),
-    follows: new FollowsService(orm),
-    listens: new ListensService(orm),
+    follows: new FollowsService(orm, notifications),
+    listens,
+    notifications,
     media,
     recognition,
     recognitionJobs,
     trackReferences: new TrackReferences(orm, recognition, uploads, config.RECOGNITION_REFERENCE_MAX_BYTES),
     async close() {
       payments.close();
+      await listens.close();
       await media.close();
       await recognition.close();
       await locks.close();

@@ -51,6 +51,43 @@ describe('listens and stats', () => {
     expect(graph.data).toEqual({ mixStats: { listeners: 2, listens: 3, hours: '2:15', saves: 1 } });
   });
 
+  test('GraphQL takes the times too: startListen and endListen with DateTimeISO values', async () => {
+    const member = await signUpMember(t.app);
+    const started = await gql(
+      t.app,
+      `mutation ($id: ID!, $start: DateTimeISO) { startListen(mixId: $id, start: $start) { id } }`,
+      {
+        id: mixId,
+        start: '2026-01-03T10:00:00Z',
+      },
+      member.token,
+    );
+    expect(started.errors).toBeUndefined();
+    const ended = await gql(
+      t.app,
+      `mutation ($id: ID!, $end: DateTimeISO) { endListen(mixId: $id, end: $end) { id } }`,
+      {
+        id: mixId,
+        end: '2026-01-03T10:20:00Z',
+      },
+      member.token,
+    );
+    expect(ended.errors).toBeUndefined();
+    const early = await gql(
+      t.app,
+      `mutation ($id: ID!, $start: DateTimeISO) { startListen(mixId: $id, start: $start) { id } }`,
+      {
+        id: mixId,
+        start: '1999-01-03T10:00:00Z',
+      },
+      member.token,
+    );
+    expect(early.errors?.[0]).toMatchObject({
+      message: 'start must be a date between 2000 and 2200',
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
+  });
+
   test('one open listen per member per mix: starting again closes the earlier one with no length', async () => {
     const member = await signUpMember(t.app);
     const mix = await publishedMix(t.app, t.services, dj);
@@ -60,7 +97,14 @@ describe('listens and stats', () => {
     const ended = await post(`/api/mix/pause/${mix}`, member, { end: at('2026-02-01T12:30:00Z') });
     expect(ended.json().timestamps.start).toBe('2026-02-01T12:00:00.000Z');
     expect((await t.app.inject({ method: 'GET', url: `/api/mix/stats/${mix}` })).json()).toMatchObject({ Listens: 2, Hours: '0:30' });
-    expect((await post(`/api/mix/pause-listen/${mix}`, member)).statusCode).toBe(404);
+    // Players send a pause twice: the second answers the ended listen and changes nothing.
+    const again = await post(`/api/mix/pause-listen/${mix}`, member);
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual(ended.json());
+    expect((await post(`/api/mix/pause/${mix}`, member, { end: at('2026-02-01T12:45:00Z') })).json()).toEqual(ended.json());
+    expect((await t.app.inject({ method: 'GET', url: `/api/mix/stats/${mix}` })).json()).toMatchObject({ Listens: 2, Hours: '0:30' });
+    const never = await signUpMember(t.app);
+    expect((await post(`/api/mix/pause-listen/${mix}`, never)).statusCode).toBe(404);
   });
 
   test('bad timestamps are 400s: not a date, in the future, an end before the start', async () => {
@@ -156,35 +200,44 @@ describe('listens and stats', () => {
   });
 });
 
-test('the live listener count is pushed over graphql-ws as members start and stop', async () => {
+test('the live listener count is pushed over graphql-ws: the current count first, then each start and stop', async () => {
   const dj = await signUpMember(t.app);
   const mixId = await publishedMix(t.app, t.services, dj);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = t.app.server.address() as { port: number };
   const client = createClient({ url: `ws://127.0.0.1:${port}/graphql`, webSocketImpl: WebSocket });
   const counts: number[] = [];
-  const sawThree = new Promise<void>((resolve, reject) => {
+  let heard: () => void = () => undefined;
+  const nextCount = () => new Promise<void>((resolve) => (heard = resolve));
+  const first = nextCount();
+  const done = new Promise<void>((resolve, reject) => {
     client.subscribe(
       { query: `subscription ($id: ID!) { mixListenerCount(mixId: $id) }`, variables: { id: mixId } },
       {
         next: (value) => {
           counts.push((value.data as { mixListenerCount: number }).mixListenerCount);
-          if (counts.length === 3) resolve();
+          heard();
         },
         error: reject,
-        complete: () => undefined,
+        complete: resolve,
       },
     );
   });
   try {
-    await new Promise((r) => setTimeout(r, 300));
+    await first;
     const [a, b] = [await signUpMember(t.app), await signUpMember(t.app)];
-    await gql(t.app, `mutation ($id: ID!) { startListen(mixId: $id) { id } }`, { id: mixId }, a.token);
-    await gql(t.app, `mutation ($id: ID!) { startListen(mixId: $id) { id } }`, { id: mixId }, b.token);
-    await gql(t.app, `mutation ($id: ID!) { endListen(mixId: $id) { end } }`, { id: mixId }, a.token);
-    await sawThree;
-    expect(counts).toEqual([1, 2, 1]);
+    for (const [mutation, member] of [
+      ['startListen', a],
+      ['startListen', b],
+      ['endListen', a],
+    ] as const) {
+      const heardIt = nextCount();
+      await gql(t.app, `mutation ($id: ID!) { ${mutation}(mixId: $id) { id } }`, { id: mixId }, member.token);
+      await heardIt;
+    }
+    expect(counts).toEqual([0, 1, 2, 1]);
   } finally {
     await client.dispose();
+    await done.catch(() => undefined);
   }
 });

@@ -324,7 +324,6 @@ describe('reading mixes', () => {
       genre: 'techno',
       user: { _id: dj.id, user_name: dj.userName },
       location: { type: 'Point', coordinates: [CITIES.london.longitude, CITIES.london.latitude] },
-      saved_by: [fan.id],
       savedByMe: true,
       isOwner: false,
       is_new_upload: true,
@@ -338,8 +337,10 @@ describe('reading mixes', () => {
     expect(seen.cover).toMatch(/^\/media\/mix\/mix-images\/[0-9a-f]+\.jpg$/);
     expect(seen.mp3).toMatch(/^\/media\/mix\/mix-audio\/[0-9a-f]+\.mp3$/);
 
+    // Who saved a mix is its owner's to see (SPEC §3 saved_by).
+    expect(seen).not.toHaveProperty('saved_by');
     const own = (await rest('GET', `/api/mix/${id}`, dj)).json();
-    expect(own).toMatchObject({ isOwner: true, savedByMe: false, distance: null });
+    expect(own).toMatchObject({ isOwner: true, savedByMe: false, distance: null, saved_by: [fan.id] });
 
     const query = `query ($id: ID!) { mix(id: $id) { id title savedByMe isOwner distanceKm owner { userName } tracks { position } } }`;
     const graph = await gql<{ mix: { savedByMe: boolean; isOwner: boolean; distanceKm: number; tracks: unknown[] } }>(

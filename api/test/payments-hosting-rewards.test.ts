@@ -171,7 +171,8 @@ describe('creator rewards', () => {
   async function listen(member: Member, mixId: string, startIso: string, seconds: number) {
     const em = t.services.orm.em.fork();
     const started = new Date(startIso);
-    em.create(Listen, { mix: mixId, user: member.id, startedAt: started, endedAt: new Date(started.getTime() + seconds * 1000) });
+    const ended = new Date(started.getTime() + seconds * 1000);
+    em.create(Listen, { mix: mixId, user: member.id, startedAt: started, aliveAt: ended, endedAt: ended });
     await em.flush();
   }
 

@@ -110,6 +110,11 @@ const CONNECTIONS: Record<string, { query: string; at: (data: Record<string, unk
     at: (data) => data.followers as Connection,
     token: () => listener.token,
   },
+  notifications: {
+    query: `query (${VARIABLES}) { notifications(${ARGS}) { ${PAGE} } }`,
+    at: (data) => data.notifications as Connection,
+    token: () => listener.token,
+  },
   tracks: {
     query: `query (${VARIABLES}) { tracks(search: "paging song", ${ARGS}) { ${PAGE} } }`,
     at: (data) => data.tracks as Connection,

@@ -6,6 +6,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Where the API (serving web/dist) listens for this run. */
     baseUrl: string;
+    /** The API's database when the run has one of its own in TEST_DATABASE_URL's server (CI); null on the embedded one. */
+    databaseUrl: string | null;
   }
 }
 
@@ -21,6 +23,7 @@ export default async function setup(project: TestProject) {
     throw error;
   }
   project.provide('baseUrl', api.url);
+  project.provide('databaseUrl', database.url ?? null);
   return async () => {
     await api.stop();
     await database.drop();

@@ -1,11 +1,10 @@
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { seriousViolations } from './support/axe';
 import { launchBrowser } from './support/browser';
 import { graphql, type Member, signUpMember, uploadDraft } from './support/world';
 
 const baseUrl = inject('baseUrl');
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 let browser: Browser;
 let context: BrowserContext;
@@ -47,21 +46,6 @@ const statusOf = async (member: Member, mixId: string) =>
     )
   ).mix;
 
-async function seriousViolations(): Promise<string[]> {
-  await page.addScriptTag({ path: AXE });
-  return page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run: (context: Document, options: object) => Promise<{ violations: { id: string; impact: string }[] }> };
-      }
-    ).axe;
-    const result = await axe.run(document, { runOnly: ['wcag2a', 'wcag2aa'] });
-    return result.violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => violation.id);
-  });
-}
-
 describe('the test-mode checkout (no STRIPE_SECRET_KEY)', () => {
   it('from the session to a published mix: the page says test mode, what is bought and its price; Pay (test mode) returns to the success page', async () => {
     const dj = await signUpMember(baseUrl);
@@ -75,7 +59,7 @@ describe('the test-mode checkout (no STRIPE_SECRET_KEY)', () => {
     await page.getByText(draft.title).waitFor();
     await page.getByText('$4.00').waitFor();
     await page.getByRole('button', { name: 'Cancel' }).waitFor();
-    expect(await seriousViolations()).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
 
     // Keyboard: the Pay button takes focus with Tab and is pressed with Enter.
     await page.keyboard.press('Tab');
@@ -111,7 +95,7 @@ describe('the test-mode checkout (no STRIPE_SECRET_KEY)', () => {
     await page.goto(await redirectFor(dj, '/api/payment/configure-portal-session', {}));
     await page.getByRole('heading', { name: 'Billing (test mode)' }).waitFor();
     await page.getByText('Renews').waitFor();
-    expect(await seriousViolations()).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
     await Promise.all([page.waitForURL(/\/test-mode\/billing\//), page.getByRole('button', { name: 'Cancel subscription' }).click()]);
     await page.getByText('Ends', { exact: true }).waitFor();
     expect(await page.getByRole('button', { name: 'Cancel subscription' }).count()).toBe(0);

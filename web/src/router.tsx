@@ -125,6 +125,56 @@ export const appRoutes = (): RouteObject[] => [
                 () => import('./pages/settings/SettingsPage'),
                 (m) => m.SettingsPage,
               ),
+              screen(
+                'upload',
+                () => import('./pages/upload/UploadPage'),
+                (m) => m.UploadPage,
+              ),
+              screen(
+                'upload/track-list',
+                () => import('./pages/upload-track-list/TrackListPage'),
+                (m) => m.TrackListPage,
+              ),
+              screen(
+                'upload/confirm',
+                () => import('./pages/upload-confirm/ConfirmPage'),
+                (m) => m.ConfirmPage,
+              ),
+              screen(
+                'upload/payment',
+                () => import('./pages/upload-payment/PaymentPage'),
+                (m) => m.PaymentPage,
+              ),
+              screen(
+                'upload/payment/success-code',
+                () => import('./pages/payment-result/PaymentResultPage'),
+                (m) => m.CodeSuccessPage,
+              ),
+              screen(
+                'upload/payment/success-purchase',
+                () => import('./pages/payment-result/PaymentResultPage'),
+                (m) => m.PurchaseSuccessPage,
+              ),
+              screen(
+                'upload/payment/success-subscription',
+                () => import('./pages/payment-result/PaymentResultPage'),
+                (m) => m.SubscriptionSuccessPage,
+              ),
+              screen(
+                'upload/payment/canceled-purchase',
+                () => import('./pages/payment-result/PaymentResultPage'),
+                (m) => m.CanceledPurchasePage,
+              ),
+              screen(
+                'upload/payment/canceled-subscription',
+                () => import('./pages/payment-result/PaymentResultPage'),
+                (m) => m.CanceledSubscriptionPage,
+              ),
+              screen(
+                'notifications',
+                () => import('./pages/notifications/NotificationsPage'),
+                (m) => m.NotificationsPage,
+              ),
             ],
           },
           screen(

@@ -8,6 +8,7 @@ import { StagedFile } from '../modules/media/staged-file.entity.js';
 import { Mix } from '../modules/mixes/mix.entity.js';
 import { MixFeedTally } from '../modules/mixes/mix-feed-tally.entity.js';
 import { MixTrack } from '../modules/mixes/mix-track.entity.js';
+import { Notification } from '../modules/notifications/notification.entity.js';
 import { paymentEntities } from '../modules/payments/payment.entity.js';
 import { recognitionEntities } from '../modules/recognition/recognition.entities.js';
 import { catalogueEntities } from '../modules/tracks/catalogue/catalogue.entities.js';
@@ -28,6 +29,7 @@ export const entities = [
   MixFeedTally,
   StagedFile,
   ResumableUpload,
+  Notification,
   ...catalogueEntities,
   ...recognitionEntities,
 ];

@@ -192,12 +192,8 @@ async function writeRows(orm: Orm, world: PlannedWorld, rendered: RenderedAudio[
     for (const saved of world.savedTracks) em.create(SavedTrack, { user: saved.userId, track: saved.trackId, savedAt: ago(saved.daysAgo) });
     for (const listen of world.listens) {
       const startedAt = ago(listen.daysAgo);
-      em.create(Listen, {
-        mix: listen.mixId,
-        user: listen.userId,
-        startedAt,
-        endedAt: new Date(startedAt.getTime() + listen.seconds * 1000),
-      });
+      const endedAt = new Date(startedAt.getTime() + listen.seconds * 1000);
+      em.create(Listen, { mix: listen.mixId, user: listen.userId, startedAt, endedAt, aliveAt: endedAt });
     }
     for (const current of world.currentMixes) {
       const user = users.get(current.userId);

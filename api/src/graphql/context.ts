@@ -1,6 +1,7 @@
 import type { PubSub } from 'type-graphql';
 import type { Viewer } from '../modules/auth/tokens.js';
 import type { Services } from '../services.js';
+import type { Listen } from './live-value.js';
 
 export interface GraphQLContext {
   viewer: Viewer | null;
@@ -8,6 +9,8 @@ export interface GraphQLContext {
   services: Services;
   /** The PubSub, for subscriptions that decide who may subscribe before they listen (absent in server rendering). */
   pubSub?: PubSub;
+  /** Hears a topic's payloads directly, for live values (absent in server rendering). */
+  listen?: Listen;
 }
 
 /** The token from an `Authorization: Bearer` header (HTTP) or a graphql-ws connection parameter. */
@@ -17,6 +20,20 @@ export function bearerToken(header: unknown): string | null {
   return match ? match[1] : null;
 }
 
-export async function viewerFromToken(services: Services, token: string | null): Promise<Viewer | null> {
-  return token ? services.auth.authenticate(token) : null;
+/** What a graphql-ws connection's parameters say about its sign-in. */
+export type SocketCredentials = { kind: 'anonymous' } | { kind: 'token'; token: string } | { kind: 'malformed' };
+
+/**
+ * The sign-in a graphql-ws client sent in `connectionParams`: `authorization: "Bearer <token>"` (as over HTTP) or
+ * `token`. Neither (or empty) is anonymous; anything else that is not a token in one of those shapes is malformed.
+ */
+export function socketCredentials(params: Readonly<Record<string, unknown>> | undefined): SocketCredentials {
+  const { authorization, token } = params ?? {};
+  const absent = (value: unknown) => value === undefined || value === null || value === '';
+  if (absent(authorization) && absent(token)) return { kind: 'anonymous' };
+  if (!absent(authorization)) {
+    const bearer = bearerToken(authorization);
+    return bearer && absent(token) ? { kind: 'token', token: bearer } : { kind: 'malformed' };
+  }
+  return typeof token === 'string' && /^\S+$/.test(token) ? { kind: 'token', token } : { kind: 'malformed' };
 }

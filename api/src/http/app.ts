@@ -12,15 +12,18 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
+import { decodeJwt } from 'jose';
 import pino from 'pino';
-import { WebSocketServer } from 'ws';
-import { bearerToken, type GraphQLContext, viewerFromToken } from '../graphql/context.js';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { type GraphQLContext, socketCredentials } from '../graphql/context.js';
 import { formatGraphQLError, formatWebSocketErrors } from '../graphql/errors.js';
 import { operationLimitsPlugin, prepareWebSocketOperation } from '../graphql/limits.js';
 import { createPubSubFor } from '../graphql/pubsub.js';
 import { buildGraphQLSchema } from '../graphql/schema.js';
+import { subscribeSharingResults } from '../graphql/shared-results.js';
 import { Topics } from '../graphql/topics.js';
 import { OneLinePerRequest } from '../logger.js';
+import type { Viewer } from '../modules/auth/tokens.js';
 import { registerRestRoutes } from '../rest/index.js';
 import type { Services } from '../services.js';
 import { DomainError } from '../shared/errors.js';
@@ -39,6 +42,21 @@ export interface AppOptions {
   logger?: FastifyBaseLogger;
   /** The built web app (web/dist); served at / with a fallback to index.html for client routes. */
   webRoot?: string;
+}
+
+/** The longest a Node timer waits; a later expiry closes the socket then, and the client reconnects with its token. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/** A socket signed in with a token lasts as long as the token: when it expires the socket closes with 4403. */
+function closeWhenExpired(socket: WebSocket, token: string): void {
+  const { exp } = decodeJwt(token);
+  if (exp === undefined) return;
+  const timer = setTimeout(
+    () => socket.close(4403, 'Forbidden: the session expired'),
+    Math.min(LONGEST_TIMER_MS, Math.max(0, exp * 1000 - Date.now())),
+  );
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
 }
 
 async function graphqlViewer(services: Services, request: FastifyRequest) {
@@ -100,10 +118,15 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
 
   const events = createPubSubFor(config.REDIS_URL, services.orm.config.get('clientUrl') ?? '', app.log);
   await events.ready();
-  const { pubSub } = events;
+  const { pubSub, listen } = events;
   const unsubscribers = [
     services.users.onProfileChanged((user) => pubSub.publish(Topics.ProfileUpdated, { id: user.id, userName: user.userName ?? null })),
-    services.listens.onListenerCountChanged((event) => pubSub.publish(Topics.ListenerCount, event)),
+    services.listens.onListenerCountChanged((event) => pubSub.publish(Topics.ListenerCount, event.mixId, event)),
+    services.notifications.onFollowEvent((event) => pubSub.publish(Topics.FollowEvent, event.recipientId, event)),
+    // Both members' follower or following counts changed: their profiles' watchers hear it.
+    services.follows.onFollowChanged(({ follower, followee }) => {
+      for (const member of [followee, follower]) pubSub.publish(Topics.ProfileUpdated, { id: member.id, userName: member.userName });
+    }),
     services.recognitionJobs.onProgress((event) => pubSub.publish(Topics.RecognitionProgress, event)),
   ];
   const schema = await buildGraphQLSchema(pubSub);
@@ -130,33 +153,53 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       ip: request.ip,
       services,
       pubSub,
+      listen,
     }),
   });
 
   const formatSocketErrors = formatWebSocketErrors(config.isProduction);
   const wsServer = new WebSocketServer({ server: app.server, path: '/graphql', verifyClient: publicApi.verifySocketOrigin });
   const socketRateLimit = publicApi.socketRateLimit(schema);
-  const wsCleanup = useServer<{ authorization?: string; token?: string }>(
+  // Who each socket is: decided once, when it connects, from the same token as over HTTP.
+  const socketViewers = new WeakMap<object, Viewer | null>();
+  const wsCleanup = useServer(
     {
       schema,
+      // No token: anonymous (public subscriptions only). A malformed, forged or expired token closes the socket with
+      // 4403 Forbidden rather than quietly treating the client as nobody.
+      onConnect: async (ctx) => {
+        const credentials = socketCredentials(ctx.connectionParams);
+        if (credentials.kind === 'malformed') return false;
+        if (credentials.kind === 'anonymous') {
+          socketViewers.set(ctx, null);
+          return true;
+        }
+        try {
+          socketViewers.set(ctx, await services.auth.authenticate(credentials.token));
+          closeWhenExpired(ctx.extra.socket, credentials.token);
+          return true;
+        } catch (error) {
+          if (error instanceof DomainError) return false;
+          throw error;
+        }
+      },
+      subscribe: subscribeSharingResults,
       onSubscribe: (ctx, _id, payload) => {
         const prepared = prepareWebSocketOperation(schema, payload, limits);
         if (!('document' in prepared)) return prepared;
         const address = ctx.extra.request.socket.remoteAddress ?? 'unknown';
-        return socketRateLimit({ connectionParams: ctx.connectionParams, address }, prepared);
+        return socketRateLimit({ viewer: socketViewers.get(ctx) ?? null, address }, prepared);
       },
       onError: (_ctx, _id, _payload, errors) => formatSocketErrors(errors),
       onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: formatSocketErrors(result.errors) } : result),
-      context: async (ctx) => {
-        const params = ctx.connectionParams ?? {};
-        const token = bearerToken(params.authorization) ?? (typeof params.token === 'string' ? params.token : null);
-        return {
-          viewer: await viewerFromToken(services, token).catch(() => null),
+      context: (ctx) =>
+        ({
+          viewer: socketViewers.get(ctx) ?? null,
           ip: ctx.extra.request.socket.remoteAddress ?? 'unknown',
           services,
           pubSub,
-        } satisfies GraphQLContext;
-      },
+          listen,
+        }) satisfies GraphQLContext,
     },
     wsServer,
   );

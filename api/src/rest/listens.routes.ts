@@ -1,19 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { viewerOf } from '../http/viewer.js';
 import { requireViewer } from '../modules/auth/auth.policy.js';
-import type { ListenRecord } from '../modules/listens/listens.service.js';
 import type { Services } from '../services.js';
+import { listenWire } from './mixes.presenters.js';
 import { bodyOf } from './request.js';
 
-/** SPEC listen record: user, timestamps.start, timestamps.end. */
-const listenWire = (listen: ListenRecord) => ({
-  _id: listen.id,
-  user: listen.userId,
-  user_name: listen.userName,
-  timestamps: { start: listen.start.toISOString(), end: listen.end?.toISOString() ?? null },
-});
-
-/** SPEC §7 listen rows, plus the stats panel and the owner's listen records. */
+/** SPEC §7 listen rows, plus heartbeats, the stats panel and the owner's listen records. */
 export function listenRoutes(services: Services) {
   const { listens } = services;
   return async (app: FastifyInstance) => {
@@ -25,6 +17,12 @@ export function listenRoutes(services: Services) {
     app.post<{ Params: { id: string } }>('/mix/add-new-listen/:id', async (request) => {
       const viewer = requireViewer(await viewerOf(services, request));
       return listenWire(await listens.start(request.params.id, viewer.id, bodyOf(request).start));
+    });
+
+    // Not in the SPEC: players that heartbeat keep "listening now" right (a listen stops counting a minute after the last).
+    app.post<{ Params: { id: string } }>('/mix/heartbeat-listen/:id', async (request) => {
+      const viewer = requireViewer(await viewerOf(services, request));
+      return listenWire(await listens.heartbeat(request.params.id, viewer.id));
     });
 
     app.post<{ Params: { id: string } }>('/mix/pause/:id', async (request) => {

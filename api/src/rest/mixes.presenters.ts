@@ -1,4 +1,5 @@
 import type { SavedTrackView } from '../modules/library/library.service.js';
+import type { ListenRecord } from '../modules/listens/listens.service.js';
 import type { MixView } from '../modules/mixes/mix.views.js';
 import { expiringInDays, isExpired, isNewUpload } from '../modules/mixes/mix-lifecycle.js';
 import type { MixTrackView, TrackView } from '../modules/tracks/tracks.service.js';
@@ -53,11 +54,18 @@ export function savedTrackWire(saved: SavedTrackView) {
  */
 export async function mixesWire(services: Services, shown: MixShown[], viewerId: string | null) {
   const ids = shown.map((item) => item.mix.id);
-  const [tracks, savers] = await Promise.all([services.tracks.tracklistsOf(ids), services.library.saversOf(ids)]);
+  const [tracks, savers, savedByViewer] = await Promise.all([
+    services.tracks.tracklistsOf(ids),
+    services.library.saversOf(
+      shown.map((item) => ({ id: item.mix.id, ownerId: item.mix.owner.id })),
+      viewerId,
+    ),
+    viewerId ? services.library.savedAmong(viewerId, ids) : Promise.resolve(new Set<string>()),
+  ]);
   const now = new Date();
   return shown.map(({ mix, distanceKm }) => {
     const isOwner = viewerId === mix.owner.id;
-    const savedBy = savers.get(mix.id) ?? [];
+    const savedBy = savers.get(mix.id);
     return {
       _id: mix.id,
       title: mix.title,
@@ -77,8 +85,8 @@ export async function mixesWire(services: Services, shown: MixShown[], viewerId:
       is_new_upload: isNewUpload(mix, now),
       isNewUpload: isNewUpload(mix, now),
       location: locationWire(mix.latitude, mix.longitude),
-      saved_by: savedBy,
-      savedByMe: viewerId ? savedBy.includes(viewerId) : null,
+      ...(savedBy ? { saved_by: savedBy } : {}),
+      savedByMe: viewerId ? savedByViewer.has(mix.id) : null,
       isOwner,
       ExpiringIn: expiringInDays(mix, now),
       isExpired: isExpired(mix, now),
@@ -90,4 +98,21 @@ export async function mixesWire(services: Services, shown: MixShown[], viewerId:
 export async function mixWire(services: Services, shown: MixShown, viewerId: string | null) {
   const [wire] = await mixesWire(services, [shown], viewerId);
   return wire;
+}
+
+/** SPEC §3 listen record: user, timestamps.start, timestamps.end. */
+export const listenWire = (listen: ListenRecord) => ({
+  _id: listen.id,
+  user: listen.userId,
+  user_name: listen.userName,
+  timestamps: { start: listen.start.toISOString(), end: listen.end?.toISOString() ?? null },
+});
+
+/** One mix opened by id (SPEC `GET /api/mix/{id}`): its owner also gets its listen records (`listeners`). */
+export async function mixDetailWire(services: Services, shown: MixShown, viewerId: string | null) {
+  const [wire, listeners] = await Promise.all([
+    mixWire(services, shown, viewerId),
+    services.listens.recordsIfOwner({ id: shown.mix.id, ownerId: shown.mix.owner.id }, viewerId),
+  ]);
+  return listeners ? { ...wire, listeners: listeners.map(listenWire) } : wire;
 }

@@ -4,7 +4,7 @@ import { requireViewer } from '../modules/auth/auth.policy.js';
 import type { TracklistEntry } from '../modules/mixes/mix.inputs.js';
 import type { Services } from '../services.js';
 import { NotFoundError } from '../shared/errors.js';
-import { mixesWire, mixTrackWire, mixWire } from './mixes.presenters.js';
+import { mixDetailWire, mixesWire, mixTrackWire, mixWire } from './mixes.presenters.js';
 import { type Body, bodyOf } from './request.js';
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -107,7 +107,7 @@ export function mixRoutes(services: Services) {
       const viewer = requireViewer(await viewerOf(services, request));
       try {
         const detail = await mixes.detail(request.params.id, viewer.id);
-        return await mixWire(services, detail, viewer.id);
+        return await mixDetailWire(services, detail, viewer.id);
       } catch (error) {
         if (error instanceof NotFoundError) return mixNotFound(reply, error);
         throw error;

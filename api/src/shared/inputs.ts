@@ -155,7 +155,8 @@ const ISO_MOMENT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1
 const EARLIEST_MOMENT = Date.UTC(2000, 0, 1);
 const LATEST_MOMENT = Date.UTC(2200, 0, 1);
 
-function momentOf(value: string | number): Date | null {
+function momentOf(value: string | number | Date): Date | null {
+  if (value instanceof Date) return value;
   if (typeof value === 'number') return Number.isInteger(value) ? new Date(value) : null;
   const match = ISO_MOMENT.exec(value);
   if (!match) return null;
@@ -172,11 +173,12 @@ function momentOf(value: string | number): Date | null {
 
 /**
  * A moment as clients send it: strict ISO 8601 text with a zone, or epoch milliseconds (as text or a number), from
- * 2000 to 2200; anything else is a 400 that says so.
+ * 2000 to 2200; anything else is a 400 that says so. GraphQL's DateTimeISO scalar has already parsed its text into a
+ * Date, which is held to the same range.
  */
 export const moment = (field: string) =>
   z
-    .union([z.string(), z.number()], { error: `${field} must be a date (ISO 8601 with a time zone, or epoch milliseconds)` })
+    .union([z.string(), z.number(), z.date()], { error: `${field} must be a date (ISO 8601 with a time zone, or epoch milliseconds)` })
     .transform((value, ctx) => {
       const date = momentOf(typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value);
       if (!date || Number.isNaN(date.getTime())) {

@@ -7,6 +7,7 @@ import styles from './AppShell.module.css';
 import buttons from './Button.module.css';
 import { Footer } from './Footer';
 import { Logo } from './Logo';
+import { NotificationBell } from './NotificationBell';
 import { SideMenu } from './SideMenu';
 
 export interface AppShellProps {
@@ -25,7 +26,7 @@ export interface AppShellProps {
 
 function MenuButton({ onOpen }: { onOpen(): void }) {
   return (
-    <button type="button" className={styles.menuButton} onClick={onOpen} aria-label="Open menu" aria-haspopup="dialog">
+    <button type="button" className={styles.menuButton} onClick={onOpen} aria-label="mixcrate: open menu" aria-haspopup="dialog">
       <span className={styles.mark} aria-hidden="true">
         <span />
         <span />
@@ -45,6 +46,7 @@ function PrivateHeader({ headerExtra }: { headerExtra?: ReactNode }) {
     <header className={styles.header}>
       <MenuButton onOpen={() => setMenuOpen(true)} />
       <div className={styles.headerExtra}>{headerExtra}</div>
+      {userName ? <NotificationBell /> : null}
       {userName ? (
         <Link to={`/profile/${userName}`} className={styles.me} aria-label="Your profile">
           {data?.me?.imageUrl ? (

@@ -13,7 +13,7 @@ interface SideMenuProps {
 
 /**
  * SPEC §2 side menu, opened by the logo mark: Home, Profile, Follows and Saved mixes (those two on narrow screens,
- * where their sidebars are hidden), Settings, Logout. A modal dialog: Escape or the backdrop closes it.
+ * where their sidebars are hidden), Upload, Settings, Logout. A modal dialog: Escape or the backdrop closes it.
  */
 export function SideMenu({ open, onClose, userName }: SideMenuProps) {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -82,6 +82,11 @@ export function SideMenu({ open, onClose, userName }: SideMenuProps) {
           <li className={styles.narrowOnly}>
             <NavLink to="/saved-mix" className={item} onClick={onClose}>
               Saved mixes
+            </NavLink>
+          </li>
+          <li>
+            <NavLink to="/upload" end={false} className={item} onClick={onClose}>
+              Upload
             </NavLink>
           </li>
           <li>

@@ -5,7 +5,7 @@ import { useAuth } from '../auth/auth';
 import { ListenReporter } from '../player/ListenReporter';
 import { PlayerBar } from '../player/PlayerBar';
 import { usePlayer } from '../player/PlayerProvider';
-import { apolloClient, ServerRenderClient } from './apollo';
+import { apolloClient, reconnectSubscriptions, ServerRenderClient } from './apollo';
 import styles from './GraphQLBoundary.module.css';
 
 /**
@@ -21,6 +21,7 @@ export function GraphQLBoundary() {
   useEffect(() => {
     if (previous.current === token) return;
     previous.current = token;
+    reconnectSubscriptions();
     // resetStore refetches the queries on screen; clearStore would leave a query started in this render waiting forever.
     void client.resetStore().catch(() => undefined);
   }, [client, token]);

@@ -21,19 +21,28 @@ function webSocketUrl(path: string): string {
   return url.toString();
 }
 
-/** Subscriptions (live listener counts) over graphql-ws on the same path; the socket opens on the first subscription. */
+let socketClient: ReturnType<typeof createClient> | undefined;
+
+/**
+ * Subscriptions (live counts, follow events) over graphql-ws on the same path; the socket opens on the first
+ * subscription. The server reads the sign-in once per socket, from the connection parameters.
+ */
 function subscriptionLink(uri: string): ApolloLink {
-  return new GraphQLWsLink(
-    createClient({
-      url: webSocketUrl(uri),
-      lazy: true,
-      retryAttempts: Number.POSITIVE_INFINITY,
-      connectionParams: () => {
-        const token = readToken();
-        return token ? { authorization: `Bearer ${token}` } : {};
-      },
-    }),
-  );
+  socketClient = createClient({
+    url: webSocketUrl(uri),
+    lazy: true,
+    retryAttempts: Number.POSITIVE_INFINITY,
+    connectionParams: () => {
+      const token = readToken();
+      return token ? { authorization: `Bearer ${token}` } : {};
+    },
+  });
+  return new GraphQLWsLink(socketClient);
+}
+
+/** After a sign-in or sign-out: the socket reconnects with the new session, and its subscriptions resume on it. */
+export function reconnectSubscriptions(): void {
+  socketClient?.terminate();
 }
 
 const isSubscription = ({ query }: ApolloLink.Operation) => {

@@ -69,3 +69,8 @@ export function storeLinks(title: string, creators: readonly { name: string }[])
     { store: 'Traxsource', url: `https://www.traxsource.com/search?term=${query}` },
   ];
 }
+
+/** Cents as US dollars: 400 -> '$4.00' (SPEC §9 prices). */
+export function formatPrice(cents: number): string {
+  return (cents / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' });
+}

@@ -1,8 +1,9 @@
+import { CombinedGraphQLErrors } from '@apollo/client/errors';
 import { useMutation } from '@apollo/client/react';
 import { type DocumentNode, print } from 'graphql';
 import { useEffect, useRef } from 'react';
 import { useAuth } from '../auth/auth';
-import { EndListenDocument, PlayMixDocument, SaveCurrentMixDocument, StartListenDocument } from '../gql/graphql';
+import { EndListenDocument, HeartbeatListenDocument, PlayMixDocument, SaveCurrentMixDocument, StartListenDocument } from '../gql/graphql';
 import { readToken } from '../lib/storage';
 import { type PlayerEvent, usePlayer } from './PlayerProvider';
 
@@ -23,8 +24,9 @@ function sendOnLeave(document: DocumentNode, variables: Record<string, unknown>)
 
 /**
  * Reports what the player does (SPEC §4 player, §7 listen calls): a play is counted once per mix loaded; in private
- * mode a listen starts on play and ends on pause or end, and the current mix and position are remembered on pause,
- * end, every heartbeat and when the page is left. Public mode counts plays only.
+ * mode a listen starts on play, is kept alive by a heartbeat every 25 s (so the mix's "listening now" counts it; a
+ * listen that went silent, say while a laptop slept, is started again) and ends on pause or end, and the current mix
+ * and position are remembered on pause, end, every heartbeat and when the page is left. Public mode counts plays only.
  */
 export function ListenReporter() {
   const player = usePlayer();
@@ -32,6 +34,7 @@ export function ListenReporter() {
   const [playMix] = useMutation(PlayMixDocument);
   const [startListen] = useMutation(StartListenDocument);
   const [endListen] = useMutation(EndListenDocument);
+  const [heartbeatListen] = useMutation(HeartbeatListenDocument);
   const [saveCurrentMix] = useMutation(SaveCurrentMixDocument);
   const counted = useRef<string | null>(null);
   const openListen = useRef<string | null>(null);
@@ -64,6 +67,12 @@ export function ListenReporter() {
           if (remembers) saveCurrentMix({ variables: { mixId, position } }).catch(ignore);
           break;
         case 'heartbeat':
+          if (openListen.current === mixId) {
+            heartbeatListen({ variables: { mixId } }).catch((error: unknown) => {
+              const lost = CombinedGraphQLErrors.is(error) && error.errors.some((entry) => entry.extensions?.code === 'NOT_FOUND');
+              if (lost && openListen.current === mixId) startListen({ variables: { mixId } }).catch(ignore);
+            });
+          }
           if (remembers) saveCurrentMix({ variables: { mixId, position } }).catch(ignore);
           break;
         case 'leave':
@@ -72,7 +81,7 @@ export function ListenReporter() {
           break;
       }
     });
-  }, [player.subscribe, playMix, startListen, endListen, saveCurrentMix]);
+  }, [player.subscribe, playMix, startListen, endListen, heartbeatListen, saveCurrentMix]);
 
   return null;
 }

@@ -5,6 +5,7 @@ import { Migration20261125000000_catalogue } from './Migration20261125000000_cat
 import { Migration20261126000000_staged_files } from './Migration20261126000000_staged_files.js';
 import { Migration20261127000000_recognition } from './Migration20261127000000_recognition.js';
 import { Migration20261128000000_recognition_freshness } from './Migration20261128000000_recognition_freshness.js';
+import { Migration20261129000000_realtime } from './Migration20261129000000_realtime.js';
 import { Migration20261130000000_payments } from './Migration20261130000000_payments.js';
 import { Migration20261201000000_rate_limits } from './Migration20261201000000_rate_limits.js';
 import { Migration20261202000000_resumable_uploads } from './Migration20261202000000_resumable_uploads.js';
@@ -18,6 +19,7 @@ export const migrations = [
   { name: 'Migration20261126000000_staged_files', class: Migration20261126000000_staged_files },
   { name: 'Migration20261127000000_recognition', class: Migration20261127000000_recognition },
   { name: 'Migration20261128000000_recognition_freshness', class: Migration20261128000000_recognition_freshness },
+  { name: 'Migration20261129000000_realtime', class: Migration20261129000000_realtime },
   { name: 'Migration20261130000000_payments', class: Migration20261130000000_payments },
   { name: 'Migration20261201000000_rate_limits', class: Migration20261201000000_rate_limits },
   { name: 'Migration20261202000000_resumable_uploads', class: Migration20261202000000_resumable_uploads },

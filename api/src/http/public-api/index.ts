@@ -28,7 +28,7 @@ export async function registerPublicApi(app: FastifyInstance, services: Services
       graphqlRateLimitPlugin(schema, limits),
       explorerLandingPage(webRoot),
     ],
-    socketRateLimit: (schema: GraphQLSchema) => socketRateLimit(services, schema, limits),
+    socketRateLimit: (schema: GraphQLSchema) => socketRateLimit(schema, limits),
     verifySocketOrigin: socketOriginAllowed(config),
   };
 }

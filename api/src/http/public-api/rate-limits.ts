@@ -5,8 +5,9 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { type RateLimiterAbstract, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../../config.js';
-import { bearerToken, type GraphQLContext, viewerFromToken } from '../../graphql/context.js';
+import type { GraphQLContext } from '../../graphql/context.js';
 import { costOfOperation } from '../../graphql/limits.js';
+import type { Viewer } from '../../modules/auth/tokens.js';
 import type { Services } from '../../services.js';
 import { TooManyRequestsError } from '../../shared/errors.js';
 import { viewerOf } from '../viewer.js';
@@ -145,17 +146,14 @@ export function graphqlRateLimitPlugin(schema: GraphQLSchema, limits: ApiRateLim
  * A subscription over graphql-ws spends its cost from the same budget as over HTTP, counted against the socket's
  * member (its connection token) or address; a spent budget refuses it with TOO_MANY_REQUESTS.
  */
-export function socketRateLimit(services: Services, schema: GraphQLSchema, limits: ApiRateLimits) {
+export function socketRateLimit(schema: GraphQLSchema, limits: ApiRateLimits) {
   return async (
-    socket: { connectionParams?: Readonly<Record<string, unknown>>; address: string },
+    socket: { viewer: Viewer | null; address: string },
     args: ExecutionArgs,
   ): Promise<ExecutionArgs | readonly GraphQLError[]> => {
     const operation = getOperationAST(args.document, args.operationName);
     if (!operation) return args;
-    const params = socket.connectionParams ?? {};
-    const token = bearerToken(params.authorization) ?? (typeof params.token === 'string' ? params.token : null);
-    const viewer = await viewerFromToken(services, token).catch(() => null);
-    const client = viewer ? `member:${viewer.id}` : `ip:${socket.address}`;
+    const client = socket.viewer ? `member:${socket.viewer.id}` : `ip:${socket.address}`;
     const variables = (args.variableValues ?? {}) as Record<string, unknown>;
     const allowance = await limits.spend('graphql', client, costOfOperation(schema, args.document, operation, variables));
     return allowance.allowed ? args : [new GraphQLError(refusal(allowance, 'graphql'), { extensions: { code: 'TOO_MANY_REQUESTS' } })];

@@ -13,10 +13,14 @@ const countLoaders = new WeakMap<GraphQLContext, DataLoader<string, FollowCounts
 function countLoader(ctx: GraphQLContext): DataLoader<string, FollowCounts> {
   let loader = countLoaders.get(ctx);
   if (!loader) {
-    loader = new DataLoader(async (ids) => {
-      const counts = await ctx.services.follows.countsOf(ids);
-      return ids.map((id) => counts.get(id) ?? { followers: 0, following: 0 });
-    });
+    loader = new DataLoader(
+      async (ids) => {
+        const counts = await ctx.services.follows.countsOf(ids);
+        return ids.map((id) => counts.get(id) ?? { followers: 0, following: 0 });
+        // No cache: a subscription keeps its context for every event, and each event must count afresh.
+      },
+      { cache: false },
+    );
     countLoaders.set(ctx, loader);
   }
   return loader;

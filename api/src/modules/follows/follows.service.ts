@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
 import { encodeCursor, isUuid, type PageEnds } from '../../shared/cursor.js';
 import { parseInput } from '../../shared/inputs.js';
+import type { NotificationsService } from '../notifications/notifications.service.js';
 import { type IUser, User } from '../users/user.entity.js';
 import { FollowErrors } from './follow.errors.js';
 import { type FollowPageRequest, type FollowWindow, memberIdInput, parseFollowPage, userNameInput } from './follow.inputs.js';
@@ -39,35 +40,75 @@ function followSlice(window: FollowWindow, count: number): { offset: number; lim
   return { offset, limit: end - offset };
 }
 
-/** Follows: the toggle, the paged follower/following lists with distances, and counts. */
+/** Both members of a follow that changed, for those who watch either one's profile (their counts changed). */
+export interface FollowChange {
+  follower: { id: string; userName: string | null };
+  followee: { id: string; userName: string | null };
+}
+
+export type FollowChangeListener = (change: FollowChange) => void;
+
+/** Follows: the toggle (with its notification), the paged follower/following lists with distances, and counts. */
 export class FollowsService {
-  constructor(private readonly orm: Orm) {}
+  private readonly listeners = new Set<FollowChangeListener>();
+
+  constructor(
+    private readonly orm: Orm,
+    private readonly notifications: NotificationsService,
+  ) {}
+
+  /** Called after every follow or unfollow (profile subscriptions listen here: the follower counts changed). */
+  onFollowChanged(listener: FollowChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
 
   private em(): EntityManager {
     return this.orm.em.fork() as EntityManager;
   }
 
-  /** Follows when not following yet, unfollows otherwise; nobody follows themselves. */
+  /**
+   * Follows when not following yet, unfollows otherwise; nobody follows themselves. Either way the followed member is
+   * notified: the notification is kept in the same transaction, then announced.
+   */
   async toggle(viewerId: string, rawTargetId: unknown): Promise<FollowCode> {
     const targetId = parseInput(memberIdInput, rawTargetId);
     if (targetId === viewerId) throw FollowErrors.notYourself();
     if (!targetId) throw FollowErrors.memberNotFound();
     // Statements through the transaction's own EntityManager: `getConnection().execute` would take a second pool
     // connection per toggle, outside the transaction, and ten toggles at once would wait on each other for good.
-    return this.em().transactional(async (em) => {
-      const [target] = await em.execute<{ id: string }[]>('select id from app_user where id = ?', [targetId]);
+    const done = await this.em().transactional(async (txEm) => {
+      const em = txEm as EntityManager;
+      const members = await em.execute<{ id: string; user_name: string | null }[]>(
+        'select id, user_name from app_user where id in (?, ?)',
+        [targetId, viewerId],
+      );
+      const target = members.find((member) => member.id === targetId);
       if (!target) throw FollowErrors.memberNotFound();
+      // Toggles of one pair queue up, so each one sees the last one's result and is notified once.
+      await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`follow:${viewerId}:${targetId}`]);
       const removed = await em.execute<{ follower_id: string }[]>(
         'delete from follow where follower_id = ? and followee_id = ? returning follower_id',
         [viewerId, targetId],
       );
-      if (removed.length > 0) return 'UNFOLLOWED';
-      await em.execute('insert into follow (follower_id, followee_id, created_at) values (?, ?, now()) on conflict do nothing', [
-        viewerId,
-        targetId,
-      ]);
-      return 'FOLLOWED';
+      const code: FollowCode = removed.length > 0 ? 'UNFOLLOWED' : 'FOLLOWED';
+      if (code === 'FOLLOWED') {
+        await em.execute('insert into follow (follower_id, followee_id, created_at) values (?, ?, now())', [viewerId, targetId]);
+      }
+      const notificationId = await this.notifications.record(em, { recipientId: targetId, actorId: viewerId, kind: code });
+      const follower = members.find((member) => member.id === viewerId);
+      return {
+        code,
+        notificationId,
+        change: {
+          follower: { id: viewerId, userName: follower?.user_name ?? null },
+          followee: { id: targetId, userName: target.user_name },
+        },
+      };
     });
+    await this.notifications.announce(done.notificationId);
+    for (const listener of this.listeners) listener(done.change);
+    return done.code;
   }
 
   /**

@@ -5,7 +5,7 @@ import { NotFoundError } from '../../shared/errors.js';
 import { parseInput } from '../../shared/inputs.js';
 import { Mix } from '../mixes/mix.entity.js';
 import { type MixPageRequest, parseMixPage } from '../mixes/mix.inputs.js';
-import { VISIBLE_MIX_SQL } from '../mixes/mix.policy.js';
+import { mixPolicy, VISIBLE_MIX_SQL } from '../mixes/mix.policy.js';
 import type { MixPage, MixView } from '../mixes/mix.views.js';
 import type { MixesService } from '../mixes/mixes.service.js';
 import { Track } from '../tracks/track.entity.js';
@@ -99,8 +99,12 @@ export class LibraryService {
     return new Set(rows.map((row) => row.mix_id));
   }
 
-  /** Who saved each of these mixes (SPEC `saved_by`), in one query. */
-  async saversOf(mixIds: readonly string[]): Promise<Map<string, string[]>> {
+  /**
+   * Who saved each of these mixes (SPEC `saved_by`), in one query: only for the mixes the viewer may see the audience
+   * of (their own); the others are absent from the answer.
+   */
+  async saversOf(mixes: readonly { id: string; ownerId: string }[], viewerId: string | null): Promise<Map<string, string[]>> {
+    const mixIds = mixes.filter((mix) => mixPolicy.seesAudience(viewerId, mix.ownerId)).map((mix) => mix.id);
     const savers = new Map<string, string[]>(mixIds.map((id) => [id, []]));
     if (mixIds.length === 0) return savers;
     const rows = await this.em().execute<{ mix_id: string; user_id: string }[]>(

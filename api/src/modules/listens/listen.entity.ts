@@ -3,7 +3,10 @@ import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { Mix } from '../mixes/mix.entity.js';
 import { User } from '../users/user.entity.js';
 
-/** A listen: started, and ended when the listener paused or finished. Anonymous listens (shared pages) have no user. */
+/**
+ * A listen: started, kept alive by its player's heartbeats, and ended when the listener paused or finished. Anonymous
+ * listens (shared pages) have no user.
+ */
 export const Listen = defineEntity({
   name: 'Listen',
   properties: {
@@ -15,7 +18,22 @@ export const Listen = defineEntity({
     user: () => p.manyToOne(User).nullable().deleteRule('set null').index('listen_user_idx'),
     startedAt: p.datetime(),
     endedAt: p.datetime().nullable(),
+    /** The listen's last sign of life: its start or its player's latest heartbeat. Live while recent and not ended. */
+    aliveAt: p.datetime(),
+    /** Whether subscribers were told this listen went silent (so only one process tells them, once). */
+    silenceAnnounced: p.boolean().default(false),
   },
+  indexes: [
+    {
+      name: 'listen_live_idx',
+      expression: 'create index "listen_live_idx" on "listen" ("mix_id", "alive_at") where "ended_at" is null and "user_id" is not null',
+    },
+    {
+      name: 'listen_unannounced_silence_idx',
+      expression:
+        'create index "listen_unannounced_silence_idx" on "listen" ("alive_at") where "ended_at" is null and "user_id" is not null and not "silence_announced"',
+    },
+  ],
   uniques: [
     {
       name: 'listen_one_open_per_member',

@@ -1,8 +1,9 @@
 import { ForbiddenError } from '../../shared/errors.js';
+import { mixPolicy } from '../mixes/mix.policy.js';
 
 export const listenPolicy = {
   /** A mix's listen records (who listened, when) are its owner's to see; anyone sees the totals (SPEC §9 stats). */
   assertCanSeeRecords(mixOwnerId: string, viewerId: string): void {
-    if (mixOwnerId !== viewerId) throw new ForbiddenError('Only the owner of a mix can see its listeners');
+    if (!mixPolicy.seesAudience(viewerId, mixOwnerId)) throw new ForbiddenError('Only the owner of a mix can see its listeners');
   },
 } as const;

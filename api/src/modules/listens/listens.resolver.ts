@@ -1,10 +1,33 @@
-import { Arg, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import DataLoader from 'dataloader';
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context.js';
-import { type ListenerCountEvent, Topics } from '../../graphql/topics.js';
+import { LiveValue } from '../../graphql/live-value.js';
+import { Topics } from '../../graphql/topics.js';
 import { requireViewer } from '../auth/auth.policy.js';
+import { MixObject } from '../mixes/mix.types.js';
+import type { ListenerCount } from './listens.service.js';
 import { ListenObject, MixStatsObject } from './listens.types.js';
 
-@Resolver()
+const liveCountLoaders = new WeakMap<GraphQLContext, DataLoader<string, number>>();
+
+/** Batches the live counts of one request: a page of mixes costs one query, not one per mix. */
+function liveCountLoader(ctx: GraphQLContext): DataLoader<string, number> {
+  let loader = liveCountLoaders.get(ctx);
+  if (!loader) {
+    loader = new DataLoader(
+      async (ids) => {
+        const counts = await ctx.services.listens.liveCounts(ids);
+        return ids.map((id) => counts.get(id) ?? 0);
+        // No cache: a subscription keeps its context for every event, and each event must count afresh.
+      },
+      { cache: false },
+    );
+    liveCountLoaders.set(ctx, loader);
+  }
+  return loader;
+}
+
+@Resolver(() => MixObject)
 export class ListensResolver {
   @Mutation(() => Int, { description: 'Counts a play (anonymous on shared pages); answers the play count.' })
   playMix(@Arg('mixId', () => ID) mixId: string, @Ctx() ctx: GraphQLContext): Promise<number> {
@@ -20,7 +43,17 @@ export class ListensResolver {
     return ctx.services.listens.start(mixId, requireViewer(ctx.viewer).id, start ?? undefined);
   }
 
-  @Mutation(() => ListenObject, { description: 'Ends the open listen (pause or end of the mix).' })
+  @Mutation(() => ListenObject, {
+    description:
+      'Keeps the open listen alive: players send one every 20-30 s while playing. A listen counts in listeningNow until 60 s after its last heartbeat. NOT_FOUND when no listen is open (start a new one).',
+  })
+  heartbeatListen(@Arg('mixId', () => ID) mixId: string, @Ctx() ctx: GraphQLContext): Promise<ListenObject> {
+    return ctx.services.listens.heartbeat(mixId, requireViewer(ctx.viewer).id);
+  }
+
+  @Mutation(() => ListenObject, {
+    description: 'Ends the open listen (pause or end of the mix); sent again, answers the ended listen unchanged.',
+  })
   endListen(
     @Arg('mixId', () => ID) mixId: string,
     @Arg('end', () => Date, { nullable: true }) end: Date | null,
@@ -39,12 +72,28 @@ export class ListensResolver {
     return ctx.services.listens.records(mixId, requireViewer(ctx.viewer).id);
   }
 
+  @FieldResolver(() => Int, { description: 'Members listening right now (their players sent a sign of life in the last minute).' })
+  listeningNow(@Root() mix: MixObject, @Ctx() ctx: GraphQLContext): Promise<number> {
+    return liveCountLoader(ctx).load(mix.id);
+  }
+
   @Subscription(() => Int, {
-    topics: Topics.ListenerCount,
-    filter: ({ payload, args }: { payload: ListenerCountEvent; args: { mixId: string } }) => payload.mixId === args.mixId,
-    description: 'The number of members listening to a mix right now, pushed whenever it changes.',
+    description:
+      'Members listening to a mix right now: the current number first, then every change (a start, a pause, an end, a listen gone silent). Public mixes may be watched without signing in.',
+    subscribe: async ({ args, context }) => {
+      const ctx = context as GraphQLContext;
+      const { listens } = ctx.services;
+      const mixId = await listens.listenableMixId((args as { mixId: unknown }).mixId);
+      if (!ctx.listen) throw new Error('No PubSub for subscriptions');
+      return new LiveValue<ListenerCount>(
+        ctx.listen,
+        `${Topics.ListenerCount}:${mixId}`,
+        () => listens.currentCount(mixId),
+        (a, b) => a.count === b.count,
+      );
+    },
   })
-  mixListenerCount(@Root() event: ListenerCountEvent, @Arg('mixId', () => ID) _mixId: string): number {
+  mixListenerCount(@Root() event: ListenerCount, @Arg('mixId', () => ID) _mixId: string): number {
     return event.count;
   }
 }

@@ -65,3 +65,9 @@ test('the owner’s own mix shows no distance; anyone else’s shows it', () => 
   expect(mixPolicy.distanceShown(other, owner, 12)).toBe(12);
   expect(mixPolicy.distanceShown(null, owner, 12)).toBe(12);
 });
+
+test('who listened to a mix and who saved it are for its owner only', () => {
+  expect(mixPolicy.seesAudience(owner, owner)).toBe(true);
+  expect(mixPolicy.seesAudience(other, owner)).toBe(false);
+  expect(mixPolicy.seesAudience(null, owner)).toBe(false);
+});

@@ -68,6 +68,11 @@ export const mixPolicy = {
     if (mix.ownerId !== viewerId) throw notYours();
   },
 
+  /** SPEC §3: a mix's audience, who listened (`listeners`) and who saved it (`saved_by`), is its owner's to see. */
+  seesAudience(viewerId: string | null, ownerId: string): boolean {
+    return viewerId === ownerId;
+  },
+
   /** SPEC §2 and §6: the distance badge is hidden on the viewer's own mix. */
   distanceShown(viewerId: string | null, ownerId: string, distanceKm: number | null): number | null {
     return viewerId === ownerId ? null : distanceKm;

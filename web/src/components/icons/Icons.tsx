@@ -75,3 +75,10 @@ export const CloseIcon = (props: IconProps) => (
     <path d="m6 6 12 12M18 6 6 18" />
   </svg>
 );
+
+export const BellIcon = (props: IconProps) => (
+  <svg aria-hidden="true" {...base({ fill: 'none', stroke: 'currentColor', strokeWidth: 2, strokeLinecap: 'round', ...props })}>
+    <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
+    <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
+  </svg>
+);

@@ -1,6 +1,7 @@
 import { Suspense } from 'react';
 import { Link } from 'react-router';
 import buttons from '../../components/Button.module.css';
+import { ListeningNow } from '../../components/ListeningNow';
 import { MixCard } from '../../components/MixCard';
 import { Spinner } from '../../components/Spinner';
 import type { MixPageQuery } from '../../gql/graphql';
@@ -40,6 +41,7 @@ export function MixView({ mix, shared }: { mix: PageMix; shared: boolean }) {
       {mix.isOwner && mix.status === 'DRAFT' ? <p className={styles.notice}>This mix is a draft: only you can see it.</p> : null}
       {mix.isOwner && mix.isExpired ? <p className={styles.notice}>Hosting for this mix has ended: only you can see it.</p> : null}
       <MixCard mix={mix} shared={shared} />
+      <ListeningNow mixId={mix.id} initial={mix.listeningNow ?? 0} />
       <section aria-labelledby="tracklist-title" className={styles.tracklistSection}>
         <h2 id="tracklist-title" className={styles.sectionTitle}>
           Tracklist

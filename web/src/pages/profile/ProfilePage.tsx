@@ -1,10 +1,10 @@
-import { useQuery } from '@apollo/client/react';
+import { useQuery, useSubscription } from '@apollo/client/react';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { AppShell } from '../../components/AppShell';
 import buttons from '../../components/Button.module.css';
 import { Spinner } from '../../components/Spinner';
-import { ProfileDocument } from '../../gql/graphql';
+import { ProfileDocument, ProfileFollowCountsDocument } from '../../gql/graphql';
 import { useWindowWidth, WIDE_SCREEN } from '../../lib/use-window-width';
 import { FollowButton } from '../follows/FollowButton';
 import { FollowTabs } from '../follows/FollowTabs';
@@ -39,6 +39,8 @@ function Profile({ userName }: { userName: string }) {
   const focusEditButton = useRef(false);
   const wide = useWindowWidth() >= WIDE_SCREEN;
   const { data, loading, error, refetch } = useQuery(ProfileDocument, { variables: { userName } });
+  // Follower and following counts live: the pushed member lands on the same cache entry (by id) the page shows.
+  useSubscription(ProfileFollowCountsDocument, { variables: { userName } });
   const user = data?.user;
   const isOwner = Boolean(user && data?.me?.id === user.id);
 

@@ -6,9 +6,51 @@ import { type FormattedExecutionResult, GraphQLError } from 'graphql';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuthProvider } from '../../auth/auth';
-import { ChangePasswordDocument, CheckPasswordDocument, ViewerDocument } from '../../gql/graphql';
+import {
+  BillingDocument,
+  type BillingQuery,
+  ChangePasswordDocument,
+  CheckPasswordDocument,
+  EarningsPeriodsDocument,
+  ViewerDocument,
+} from '../../gql/graphql';
 import { PlayerProvider } from '../../player/PlayerProvider';
 import { RESULT_CLEAR_MS, SettingsPage } from './SettingsPage';
+
+const mixOf = (id: string, title: string) => ({ id, title, coverUrl: `/media/${id}.jpg` });
+const BILLING: BillingQuery['billing'] = {
+  testMode: true,
+  subscribed: true,
+  canOpenPortal: true,
+  singlePurchaseCents: 400,
+  subscriptionCents: 999,
+  graceDays: 30,
+  subscription: {
+    status: 'active',
+    active: true,
+    currentPeriodEnd: '2026-12-24T12:00:00.000Z',
+    cancelAtPeriodEnd: true,
+    endedAt: null,
+  },
+  mixes: [
+    {
+      hosting: 'SINGLE',
+      expiresAt: '2027-11-24T12:00:00.000Z',
+      expiringIn: 365,
+      isExpired: false,
+      canRenew: true,
+      mix: mixOf('m1', 'Paid Mix'),
+    },
+    {
+      hosting: 'SUBSCRIPTION',
+      expiresAt: null,
+      expiringIn: null,
+      isExpired: false,
+      canRenew: false,
+      mix: mixOf('m2', 'Sub Mix'),
+    },
+  ],
+};
 
 const OLD = 'Oldpass1!';
 const NEW = 'Newpass1!';
@@ -148,10 +190,21 @@ describe('settings page', () => {
     expect(confirmation()).toHaveProperty('value', NEW);
   });
 
-  it('explains billing in the beta without offering anything that does not work yet', () => {
-    renderSettings([]);
-    const billing = screen.getByRole('region', { name: 'Billing' });
-    expect(billing.textContent).toContain('free-mix');
-    expect(billing.querySelectorAll('button, a').length).toBe(0);
+  it('shows the plan, the billing portal, each mix with its hosting end and Renew, and the earnings periods', async () => {
+    renderSettings([
+      { request: { query: BillingDocument }, result: { data: { billing: BILLING } } },
+      { request: { query: EarningsPeriodsDocument }, result: { data: { earningsPeriods: [] } } },
+    ]);
+    const billing = await screen.findByRole('region', { name: 'Billing' });
+    await screen.findByText('Subscription: canceled, ends Dec 24th 26');
+    expect(billing.textContent).toContain('Single purchase · Hosting ends Nov 24th 27');
+    expect(billing.textContent).toContain('Subscription · Hosted while your subscription is active');
+    expect(screen.getByRole('button', { name: 'Manage billing' })).toBeTruthy();
+    // Only the single purchase can be renewed; a subscriber is not offered another subscription.
+    expect(screen.getAllByRole('button', { name: /^Renew / }).map((button) => button.getAttribute('aria-label'))).toEqual([
+      'Renew Paid Mix for 12 months ($4.00)',
+    ]);
+    expect(screen.queryByRole('button', { name: /^Subscribe/ })).toBeNull();
+    await screen.findByText('No earnings yet: none of the months has a paid subscription.');
   });
 });

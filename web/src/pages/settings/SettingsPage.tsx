@@ -7,6 +7,8 @@ import { PasswordField } from '../../components/PasswordField';
 import { ChangePasswordDocument, CheckPasswordDocument } from '../../gql/graphql';
 import { validate } from '../../lib/form-errors';
 import { serverMessage, serverStatus } from '../../lib/server-message';
+import { BillingSection } from './BillingSection';
+import { EarningsSection } from './EarningsSection';
 import styles from './SettingsPage.module.css';
 
 /** SPEC §9 message clear delay: the result shows this long, then the form clears. */
@@ -126,29 +128,15 @@ function PasswordChange() {
   );
 }
 
-/** Payments are not built yet: the section says how uploads work in the beta, and offers nothing that does not work. */
-function Billing() {
-  return (
-    <section className={styles.section} aria-labelledby="billing-title">
-      <h2 id="billing-title" className={styles.sectionTitle}>
-        Billing
-      </h2>
-      <p className={styles.text}>
-        Uploads are free during the beta: when you publish a mix, use the code <strong className={styles.code}>free-mix</strong>.
-      </p>
-      <p className={styles.text}>Managing billing (cards, invoices, your subscription) arrives with paid plans.</p>
-    </section>
-  );
-}
-
-/** SPEC §2 `/settings`: one column, no sidebar; password change and billing. */
+/** SPEC §2 `/settings`: one column, no sidebar; password change, billing and creator earnings. */
 export function SettingsPage() {
   return (
     <AppShell label="Settings" columns={1}>
       <div className={styles.page}>
         <h1 className={styles.title}>Settings</h1>
         <PasswordChange />
-        <Billing />
+        <BillingSection />
+        <EarningsSection />
       </div>
     </AppShell>
   );

@@ -1,0 +1,64 @@
+import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { PageInfoObject } from '../../graphql/connection.js';
+import { USER_TYPES, type UserTypeCode } from '../../shared/domain.js';
+import { FollowCodeEnum } from '../follows/follows.types.js';
+import { UserTypeEnum } from '../users/user.types.js';
+import type { FollowerSummary, NotificationView } from './notifications.service.js';
+
+@ObjectType('FollowerSummary', { description: 'The member a follow event is about, as its recipient sees them.' })
+export class FollowerSummaryObject {
+  @Field(() => ID) id!: string;
+  @Field(() => String, { nullable: true }) userName!: string | null;
+  @Field(() => String) displayName!: string;
+  @Field(() => String, { nullable: true, description: 'A 400x400 JPEG the browser can load directly.' }) imageUrl!: string | null;
+  @Field(() => UserTypeEnum) userType!: UserTypeCode;
+  @Field(() => String, { description: 'The user type as shown to people.' }) userTypeLabel!: string;
+  @Field(() => Float, { nullable: true, description: 'Kilometres between this member and the recipient; null when unknown.' })
+  distanceKm!: number | null;
+
+  static from(summary: FollowerSummary): FollowerSummaryObject {
+    return Object.assign(new FollowerSummaryObject(), summary, { userTypeLabel: USER_TYPES[summary.userType] });
+  }
+}
+
+@ObjectType('Notification', { description: 'Something that happened to the signed-in member: someone followed or unfollowed them.' })
+export class NotificationObject {
+  @Field(() => ID) id!: string;
+  @Field(() => FollowCodeEnum) kind!: FollowCodeEnum;
+  @Field(() => Date) createdAt!: Date;
+  @Field(() => Date, { nullable: true }) readAt!: Date | null;
+  @Field(() => FollowerSummaryObject, { description: 'Who followed or unfollowed.' }) actor!: FollowerSummaryObject;
+
+  static from(view: NotificationView): NotificationObject {
+    return Object.assign(new NotificationObject(), {
+      id: view.id,
+      kind: view.kind as FollowCodeEnum,
+      createdAt: new Date(view.createdAt),
+      readAt: view.readAt ? new Date(view.readAt) : null,
+      actor: FollowerSummaryObject.from(view.actor),
+    });
+  }
+}
+
+@ObjectType('NotificationEdge')
+export class NotificationEdgeObject {
+  @Field(() => NotificationObject) node!: NotificationObject;
+  @Field(() => String) cursor!: string;
+}
+
+@ObjectType('NotificationConnection')
+export class NotificationConnectionObject {
+  @Field(() => Int) totalCount!: number;
+  @Field(() => Int, { description: 'How many of all the member’s notifications are unread.' }) unreadCount!: number;
+  @Field(() => [NotificationEdgeObject]) edges!: NotificationEdgeObject[];
+  @Field(() => [NotificationObject]) nodes!: NotificationObject[];
+  @Field(() => PageInfoObject) pageInfo!: PageInfoObject;
+}
+
+@ObjectType('FollowEvent', { description: 'Someone followed or unfollowed the signed-in member, as it happened.' })
+export class FollowEventObject {
+  @Field(() => FollowCodeEnum) kind!: FollowCodeEnum;
+  @Field(() => FollowerSummaryObject) follower!: FollowerSummaryObject;
+  @Field(() => NotificationObject, { description: 'The notification kept for it.' }) notification!: NotificationObject;
+  @Field(() => Int, { description: 'The member’s unread notifications, this one included.' }) unreadCount!: number;
+}

@@ -1,0 +1,364 @@
+/**
+ * Realtime fan-out. The API runs in its own process (events through PostgreSQL LISTEN/NOTIFY, or Redis with
+ * BENCH_REALTIME_REDIS_URL); this process holds every socket, speaking graphql-ws (graphql-transport-ws) over `ws`.
+ *
+ * 1. 1,000 sockets watch one mix's `mixListenerCount` while 50 listeners start, heartbeat and pause (one request every
+ *    BENCH_REALTIME_INTERVAL_MS, each start and pause changes the count): delivery latency from each request's
+ *    response to each subscriber's message, p50 / p95 / p99.
+ * 2. 1,000 members each watch their own `followEvents` while fans follow them (one follow every interval, each to a
+ *    different member) and the 50 listeners go on starting, heartbeating and pausing: latency from the follow's
+ *    response to the followed member's message.
+ * 3. Server RSS per 1,000 idle sockets (each connected, signed in or not, with one subscription).
+ * 4. The most count subscribers one process holds with p99 under 250 ms: steps of BENCH_REALTIME_STEPS.
+ * Targets: p99 < 250 ms at 1,000 subscribers; < 100 KB of RSS per idle socket.
+ */
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import WebSocket from 'ws';
+import { TokenService } from '../api/src/modules/auth/tokens.js';
+import { benchDatabase, MB, out, ROOT, rssOf } from './support.js';
+
+const SUBSCRIBERS = Number(process.env.BENCH_REALTIME_SUBSCRIBERS ?? 1000);
+const LISTENERS = 50;
+const INTERVAL_MS = Number(process.env.BENCH_REALTIME_INTERVAL_MS ?? 50);
+const FOLLOWS = Number(process.env.BENCH_REALTIME_FOLLOWS ?? 300);
+const STEPS = (process.env.BENCH_REALTIME_STEPS ?? '2000,3000,4000,6000,8000').split(',').filter(Boolean).map(Number);
+const TARGET_P99_MS = 250;
+const TARGET_BYTES_PER_SOCKET = 100 * 1024;
+const JWT_SECRET = 'bench-realtime-secret-bench-realtime-secret';
+const DELIVERY_TIMEOUT_MS = 10_000;
+
+const COUNT = 'subscription ($id: ID!) { mixListenerCount(mixId: $id) }';
+const FOLLOW_EVENTS = 'subscription { followEvents { kind unreadCount follower { userName displayName imageUrl userType distanceKm } } }';
+
+interface Server {
+  base: string;
+  ws: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+async function startServer(databaseUrl: string): Promise<Server> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'mixcrate-bench-realtime-'));
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', join(ROOT, 'bench/realtime-server.ts')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      TSX_TSCONFIG_PATH: join(ROOT, 'api/tsconfig.json'),
+      BENCH_REALTIME_DATABASE_URL: databaseUrl,
+      BENCH_REALTIME_DATA_DIR: dataDir,
+      BENCH_REALTIME_JWT_SECRET: JWT_SECRET,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [line] = (await once(createInterface({ input: child.stdout ?? process.stdin }), 'line')) as [string];
+  const { port } = JSON.parse(line) as { port: number };
+  return {
+    base: `http://127.0.0.1:${port}`,
+    ws: `ws://127.0.0.1:${port}/graphql`,
+    pid: child.pid ?? 0,
+    async stop() {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Members straight into the database (a bcrypt sign-up each would take minutes), with tokens signed by the server's key. */
+async function createMembers(db: pg.Client, tokens: TokenService, count: number, prefix: string) {
+  const ids: string[] = [];
+  for (let start = 0; start < count; start += 500) {
+    const size = Math.min(500, count - start);
+    const { rows } = await db.query<{ id: string }>(
+      `insert into app_user (id, email, password_hash, user_name, display_name, user_type, latitude, longitude, created_at, updated_at)
+       select gen_random_uuid(), $1 || i || '@bench.example', 'x', $1 || i, 'Bench ' || i, 'listener',
+              40 + random() * 15, -5 + random() * 25, now(), now()
+         from generate_series($2::int, $3::int) i
+       returning id`,
+      [`${prefix}${randomBytes(3).toString('hex')}_`, start, start + size - 1],
+    );
+    ids.push(...rows.map((row) => row.id));
+  }
+  return Promise.all(ids.map(async (id) => ({ id, token: await tokens.sign(id) })));
+}
+
+/** Subscriptions the server ended or refused (each counted, the first few printed). */
+const subscriptionErrors: string[] = [];
+
+interface Subscriber {
+  socket: WebSocket;
+  /** Every message's payload and when it arrived. */
+  messages: { data: Record<string, unknown> | undefined; at: number }[];
+  /** Resolves with the first message (a count subscription sends the current count first). */
+  first: Promise<void>;
+}
+
+/** One graphql-ws socket with one subscription: resolves once the server acknowledged it and took the subscription. */
+function subscribe(url: string, query: string, variables: Record<string, unknown>, params: Record<string, unknown>): Promise<Subscriber> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url, 'graphql-transport-ws');
+    let firstMessage: () => void = () => undefined;
+    const subscriber: Subscriber = { socket, messages: [], first: new Promise((done) => (firstMessage = done)) };
+    socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: params })));
+    socket.on('error', reject);
+    socket.on('close', (code) => reject(new Error(`socket closed with ${code}`)));
+    socket.on('message', (raw) => {
+      const at = performance.now();
+      const message = JSON.parse(raw.toString()) as { type: string; payload?: { data?: Record<string, unknown> } };
+      if (message.type === 'connection_ack') {
+        socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query, variables } }));
+        resolve(subscriber);
+      } else if (message.type === 'next') {
+        subscriber.messages.push({ data: message.payload?.data, at });
+        firstMessage();
+      } else if (message.type === 'error' || message.type === 'complete') {
+        subscriptionErrors.push(JSON.stringify(message.payload ?? message.type));
+        firstMessage();
+      } else if (message.type === 'ping') socket.send(JSON.stringify({ type: 'pong' }));
+    });
+  });
+}
+
+async function subscribeMany(count: number, open: (index: number) => Promise<Subscriber>): Promise<Subscriber[]> {
+  const subscribers: Subscriber[] = [];
+  for (let start = 0; start < count; start += 200) {
+    subscribers.push(...(await Promise.all(Array.from({ length: Math.min(200, count - start) }, (_, i) => open(start + i)))));
+  }
+  return subscribers;
+}
+
+async function closeAll(subscribers: Subscriber[]): Promise<void> {
+  await Promise.all(
+    subscribers.map(
+      (subscriber) =>
+        new Promise<void>((resolve) => {
+          subscriber.socket.removeAllListeners('close');
+          // A socket the server already closed (say, it missed a keep-alive ping while this process was busy) is done.
+          if (subscriber.socket.readyState === WebSocket.CLOSED) return resolve();
+          subscriber.socket.once('close', () => resolve());
+          subscriber.socket.close();
+        }),
+    ),
+  );
+}
+
+/** CPU time a process has used so far (user + system), in ms, from /proc (clock ticks of 10 ms). */
+async function cpuMsOf(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+function summarise(latencies: number[]) {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99), samples: sorted.length };
+}
+
+async function post(server: Server, path: string, token: string): Promise<{ status: number; at: number }> {
+  const response = await fetch(`${server.base}${path}`, { method: 'POST', headers: { 'x-auth-token': token } });
+  await response.arrayBuffer();
+  return { status: response.status, at: performance.now() };
+}
+
+/**
+ * The 50 listeners' day: each starts, heartbeats and pauses. One request every interval; `onChange` hears each request
+ * that changed the count (a start or a pause) with the count it made and when its response came.
+ */
+async function listenersPlay(
+  server: Server,
+  mixId: string,
+  listeners: { token: string }[],
+  onChange?: (count: number, respondedAt: number) => void,
+): Promise<void> {
+  let live = 0;
+  const step = async (path: string, token: string, change: number) => {
+    const started = performance.now();
+    const { status, at } = await post(server, `${path}/${mixId}`, token);
+    if (status !== 200) throw new Error(`${path} answered ${status}`);
+    live += change;
+    if (change !== 0) onChange?.(live, at);
+    await sleep(Math.max(0, INTERVAL_MS - (performance.now() - started)));
+  };
+  for (const [index, listener] of listeners.entries()) {
+    await step('/api/mix/add-new-listen', listener.token, 1);
+    if (index > 0) await step('/api/mix/heartbeat-listen', listeners[index - 1].token, 0);
+  }
+  for (const [index, listener] of listeners.entries()) {
+    await step('/api/mix/pause-listen', listener.token, -1);
+    const next = listeners[index + 1];
+    if (next) await step('/api/mix/heartbeat-listen', next.token, 0);
+  }
+}
+
+/** Each subscriber's latency to each change: the first message after the previous one matched that carries the count. */
+async function countLatencies(server: Server, mixId: string, subscribers: Subscriber[], listeners: { token: string }[]) {
+  const changes: { count: number; at: number }[] = [];
+  for (const subscriber of subscribers) subscriber.messages.length = 0;
+  await listenersPlay(server, mixId, listeners, (count, at) => changes.push({ count, at }));
+  const deadline = performance.now() + DELIVERY_TIMEOUT_MS;
+  while (performance.now() < deadline && subscribers.some((subscriber) => subscriber.messages.length < changes.length)) await sleep(50);
+  const latencies: number[] = [];
+  let missed = 0;
+  for (const subscriber of subscribers) {
+    let cursor = 0;
+    for (const change of changes) {
+      while (cursor < subscriber.messages.length && subscriber.messages[cursor].data?.mixListenerCount !== change.count) cursor += 1;
+      const message = subscriber.messages[cursor];
+      if (!message) {
+        missed += 1;
+        continue;
+      }
+      // A message may beat the response to the request that caused it (the event leaves before the answer): 0 ms.
+      latencies.push(Math.max(0, message.at - change.at));
+      cursor += 1;
+    }
+  }
+  return { ...summarise(latencies), missed, changes: changes.length };
+}
+
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+const verdict = (ok: boolean) => (ok ? 'meets target' : 'MISSES target');
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' / ');
+
+async function main() {
+  out(`# realtime fan-out (${process.env.BENCH_REALTIME_REDIS_URL ? 'events through Redis' : 'events through PostgreSQL LISTEN/NOTIFY'})`);
+  out(`load average at start (1 / 5 / 15 min): ${load()}`);
+  const database = await benchDatabase();
+  const server = await startServer(database.url);
+  const db = new pg.Client({ connectionString: database.url });
+  await db.connect();
+  try {
+    const tokens = await TokenService.create(JWT_SECRET, tmpdir(), '1d');
+    const [dj] = await createMembers(db, tokens, 1, 'dj');
+    const {
+      rows: [mix],
+    } = await db.query<{ id: string }>(
+      `insert into mix (id, owner_id, title, genre, cover, mp3, audio_bytes, duration_seconds, bitrate, waveform_state,
+                        status, published_at, expires_at, play_count, created_at, updated_at)
+       values (gen_random_uuid(), $1, 'Bench live mix', 'techno', 'bench.jpg', 'bench.mp3', 1000000, 7200, 320, 'ready',
+               'published', now() - interval '1 day', now() + interval '1 year', 0, now(), now())
+       returning id`,
+      [dj.id],
+    );
+    const listeners = await createMembers(db, tokens, LISTENERS, 'listener');
+    const watchers = await createMembers(db, tokens, SUBSCRIBERS, 'watcher');
+    const fans = await createMembers(db, tokens, LISTENERS, 'fan');
+
+    // 3 first, on a quiet server: RSS per idle socket.
+    await sleep(1000);
+    const idleBefore = (await rssOf(server.pid)).rss;
+    const idle = await subscribeMany(SUBSCRIBERS, (index) =>
+      subscribe(server.ws, COUNT, { id: mix.id }, index % 2 === 0 ? { token: watchers[index].token } : {}),
+    );
+    await Promise.all(idle.map((subscriber) => subscriber.first));
+    await sleep(3000);
+    const idleAfter = (await rssOf(server.pid)).rss;
+    const perSocket = (idleAfter - idleBefore) / SUBSCRIBERS;
+
+    // 1: the same sockets watch the count while the listeners play.
+    await countLatencies(server, mix.id, idle, listeners.slice(0, 5)); // warm-up
+    const cpuBefore = await cpuMsOf(server.pid);
+    const counts = await countLatencies(server, mix.id, idle, listeners);
+    const countsCpuMs = (await cpuMsOf(server.pid)) - cpuBefore;
+    await closeAll(idle);
+
+    // 2: each member watches their own follow events while fans follow them and the listeners play.
+    const members = await subscribeMany(SUBSCRIBERS, (index) => subscribe(server.ws, FOLLOW_EVENTS, {}, { token: watchers[index].token }));
+    await sleep(1000);
+    const follows: { member: number; at: number }[] = [];
+    const background = listenersPlay(server, mix.id, listeners);
+    for (let index = 0; index < FOLLOWS; index += 1) {
+      const started = performance.now();
+      const member = (index * 7919) % SUBSCRIBERS;
+      const fan = fans[index % fans.length];
+      const response = await fetch(`${server.base}/api/user/follow/${watchers[member].id}`, { headers: { 'x-auth-token': fan.token } });
+      await response.arrayBuffer();
+      follows.push({ member, at: performance.now() });
+      await sleep(Math.max(0, INTERVAL_MS - (performance.now() - started)));
+    }
+    await background;
+    const deadline = performance.now() + DELIVERY_TIMEOUT_MS;
+    const expected = new Map<number, number>();
+    for (const follow of follows) expected.set(follow.member, (expected.get(follow.member) ?? 0) + 1);
+    while (performance.now() < deadline && [...expected].some(([member, n]) => members[member].messages.length < n)) await sleep(50);
+    const seen = new Map<number, number>();
+    const followLatencies: number[] = [];
+    let missedFollows = 0;
+    for (const follow of follows) {
+      const index = seen.get(follow.member) ?? 0;
+      seen.set(follow.member, index + 1);
+      const message = members[follow.member].messages[index];
+      if (message) followLatencies.push(Math.max(0, message.at - follow.at));
+      else missedFollows += 1;
+    }
+    const notifications = summarise(followLatencies);
+    await closeAll(members);
+
+    // 4: more count subscribers until p99 passes the target.
+    const steps: { subscribers: number; p99: number; p50: number; missed: number }[] = [
+      { subscribers: SUBSCRIBERS, p99: counts.p99, p50: counts.p50, missed: counts.missed },
+    ];
+    for (const size of STEPS) {
+      if (steps.at(-1)?.p99 === undefined || (steps.at(-1)?.p99 ?? 0) >= TARGET_P99_MS) break;
+      const many = await subscribeMany(size, () => subscribe(server.ws, COUNT, { id: mix.id }, {}));
+      await Promise.all(many.map((subscriber) => subscriber.first));
+      const result = await countLatencies(server, mix.id, many, listeners.slice(0, 20));
+      steps.push({ subscribers: size, p99: result.p99, p50: result.p50, missed: result.missed });
+      await closeAll(many);
+    }
+    const held = steps.filter((step) => step.p99 < TARGET_P99_MS && step.missed === 0).at(-1);
+
+    out('');
+    out(
+      `1. ${SUBSCRIBERS} sockets watching one mix's count; ${counts.changes} count changes from ${LISTENERS} listeners (start, heartbeat, pause; a request every ${INTERVAL_MS} ms)`,
+    );
+    out(
+      `   delivery latency p50 ${ms(counts.p50)}, p95 ${ms(counts.p95)}, p99 ${ms(counts.p99)} (${counts.samples} messages, ${counts.missed} missed); target p99 < ${TARGET_P99_MS} ms: ${verdict(counts.p99 < TARGET_P99_MS && counts.missed === 0)}`,
+    );
+    out(
+      `   server CPU for it: ${((countsCpuMs * 1000) / counts.samples).toFixed(1)} µs a delivered message (its requests included): one core delivers about ${Math.round(counts.samples / (countsCpuMs / 1000)).toLocaleString('en')} messages/s`,
+    );
+    out(
+      `2. ${SUBSCRIBERS} members watching their own follow events; ${follows.length} follows (one every ${INTERVAL_MS} ms) while the listeners play`,
+    );
+    out(
+      `   delivery latency p50 ${ms(notifications.p50)}, p95 ${ms(notifications.p95)}, p99 ${ms(notifications.p99)} (${notifications.samples} messages, ${missedFollows} missed); target p99 < ${TARGET_P99_MS} ms: ${verdict(notifications.p99 < TARGET_P99_MS && missedFollows === 0)}`,
+    );
+    out(
+      `3. server RSS for ${SUBSCRIBERS} idle sockets (one subscription each, half signed in): ${((idleAfter - idleBefore) / MB).toFixed(1)} MB, ${(perSocket / 1024).toFixed(1)} KB a socket (${((perSocket * 1000) / MB).toFixed(1)} MB per 1,000); target < 100 KB: ${verdict(perSocket < TARGET_BYTES_PER_SOCKET)}`,
+    );
+    out('4. count subscribers on one process (20 changes each step):');
+    for (const step of steps)
+      out(
+        `   ${String(step.subscribers).padStart(6)} subscribers: p50 ${ms(step.p50)}, p99 ${ms(step.p99)}${step.missed ? `, ${step.missed} missed` : ''}`,
+      );
+    out(
+      `   most held with p99 < ${TARGET_P99_MS} ms: ${held ? `${held.subscribers}${held === steps.at(-1) && held.subscribers === Math.max(SUBSCRIBERS, ...STEPS) ? ' (the largest step tried)' : ''}` : `fewer than ${SUBSCRIBERS}`}`,
+    );
+    if (subscriptionErrors.length > 0)
+      out(`subscriptions ended by the server: ${subscriptionErrors.length}, e.g. ${subscriptionErrors.slice(0, 3).join('; ')}`);
+    out(`load average at end (1 / 5 / 15 min): ${load()}`);
+  } finally {
+    await db.end();
+    await server.stop();
+    await database.close();
+  }
+}
+
+await main();
