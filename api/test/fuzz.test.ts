@@ -304,7 +304,7 @@ const FACTORY_CALLS: Record<string, unknown[][]> = {
   text: [[100]],
   pageNumber: [[0], [1]],
   pageSize: [[50, 20]],
-  cursorPage: [[50, 20, (cursor: string) => decodeCursor(cursor, () => true)]],
+  cursorPage: [[50, (cursor: string) => decodeCursor(cursor, () => true)]],
   moment: [['start']],
   listenMomentInput: [['start'], ['end']],
 };
@@ -343,8 +343,8 @@ describe('every input schema, by fast-check: any input parses or is a 400, and a
         test(label, () => {
           const call = exported as (...args: unknown[]) => unknown;
           if (/^parse[A-Z]/.test(name)) {
-            // A page parser takes the object its skin builds (`{ page }` or `{ first, after }`), whatever is in it.
-            const request = fieldsOf(['page', 'limit', 'first', 'after']);
+            // A page parser takes the object its skin builds (`{ page }` or `{ first, after, last, before }`), whatever is in it.
+            const request = fieldsOf(['page', 'limit', 'first', 'after', 'last', 'before']);
             fc.assert(fc.property(request, parsesOrRefuses(call)), { seed: SEED, numRuns: RUNS_PER_SCHEMA });
             return;
           }

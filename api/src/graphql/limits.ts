@@ -4,6 +4,7 @@ import {
   type ExecutionArgs,
   type FragmentDefinitionNode,
   GraphQLError,
+  type GraphQLField,
   type GraphQLSchema,
   getOperationAST,
   getVariableValues,
@@ -15,6 +16,7 @@ import {
   validate,
 } from 'graphql';
 import { getComplexity } from 'graphql-query-complexity';
+import { CURSOR_PAGE_DEFAULT_SIZE } from '../shared/inputs.js';
 
 /** What one mutation field weighs in the cost limit: each writes in its own transaction, where a read field costs 1. */
 export const MUTATION_COST = 50;
@@ -105,7 +107,10 @@ export function costOfOperation(
   return operationCost(schema, singleOperation(operation, fragments), variables);
 }
 
-/** One per field, lists multiplied by their page size (`first` or `limit`), mutation fields `MUTATION_COST` each. */
+/**
+ * One per field, lists multiplied by their page size (`first`, `last` or `limit`; a connection asked for neither, by
+ * its default size), mutation fields `MUTATION_COST` each.
+ */
 function operationCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined): number {
   const mutationType = schema.getMutationType();
   return getComplexity({
@@ -114,14 +119,18 @@ function operationCost(schema: GraphQLSchema, document: DocumentNode, variables:
     variables,
     maxQueryNodes: MAX_SELECTIONS + 1,
     estimators: [
-      ({ type, args, childComplexity }) => {
-        const pageSize = typeof args.first === 'number' ? args.first : typeof args.limit === 'number' ? args.limit : 1;
+      ({ type, field, args, childComplexity }) => {
+        const pageSize = [args.first, args.last, args.limit].find((size) => typeof size === 'number') ?? defaultPageSize(field);
         const own = mutationType !== null && mutationType !== undefined && type === mutationType ? MUTATION_COST : 1;
         return own + childComplexity * Math.max(1, pageSize);
       },
     ],
   });
 }
+
+/** What a field's page holds when no size is given: a connection's default, one for anything else. */
+const defaultPageSize = (field: GraphQLField<unknown, unknown>): number =>
+  field.args.some((argument) => argument.name === 'last') ? CURSOR_PAGE_DEFAULT_SIZE : 1;
 
 interface Shape {
   /** Nested levels of fields below and including this selection set's. */

@@ -17,7 +17,7 @@ export function decodeCursor(cursor: string, isValid: (sortKey: string[]) => boo
     sortKey = null;
   }
   if (!Array.isArray(sortKey) || !sortKey.every((part) => typeof part === 'string') || !isValid(sortKey)) {
-    throw new InvalidInputError('Invalid cursor: pass the endCursor of an earlier page');
+    throw new InvalidInputError('Invalid cursor: pass a cursor of an earlier page');
   }
   return sortKey;
 }
@@ -33,3 +33,36 @@ export const isTimestampAndId = (sortKey: string[]): boolean => sortKey.length =
 
 /** SQL rendering a timestamptz column as the exact text `isTimestampAndId` accepts. */
 export const timestampKeySql = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/** Where a page sits in its list, as Relay's PageInfo tells it. */
+export interface PageEnds {
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+}
+
+/**
+ * How to read a keyset window of a list sorted `descending` (or ascending) by its key: forward, the rows past the
+ * cursor in the list's order; backward, the rows before it, read in reverse order from the cursor (so an index serves
+ * both), `size + 1` of them either way. `pageOfRows` puts them back in the list's order.
+ */
+export function keysetReading(window: { backward: boolean }, descending: boolean): { beyondCursor: '<' | '>'; order: 'asc' | 'desc' } {
+  const readsDown = descending !== window.backward;
+  return { beyondCursor: readsDown ? '<' : '>', order: readsDown ? 'desc' : 'asc' };
+}
+
+/**
+ * The page of rows read as `keysetReading` says (up to `size + 1`), in the list's order, and where it sits: the extra
+ * row tells whether more lie in the reading direction; the other way, items lie beyond the page exactly when it started
+ * from a cursor (that cursor's item at least), which Relay lets a page report without counting.
+ */
+export function pageOfRows<Row>(
+  rows: readonly Row[],
+  window: { size: number; backward: boolean; cursor: unknown },
+): PageEnds & { rows: Row[] } {
+  const more = rows.length > window.size;
+  const shown = rows.slice(0, window.size);
+  const fromCursor = window.cursor !== null;
+  return window.backward
+    ? { rows: shown.reverse(), hasPreviousPage: more, hasNextPage: fromCursor }
+    : { rows: shown, hasNextPage: more, hasPreviousPage: fromCursor };
+}

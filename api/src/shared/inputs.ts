@@ -97,16 +97,57 @@ export const pageSize = (max: number, fallback: number) =>
     .max(max, `first must be a whole number from 1 to ${max}`)
     .default(fallback);
 
-/** A page asked for by cursor (Relay style): how many (`first`) and after which cursor (`after`, decoded, or null). */
-export const cursorPage = <Key>(maxSize: number, defaultSize: number, decode: (cursor: string) => Key) =>
-  z.object({
-    first: pageSize(maxSize, defaultSize),
-    after: z
-      .string({ error: 'after must be a cursor' })
-      .max(200, 'Invalid cursor: pass the endCursor of an earlier page')
-      .nullish()
-      .transform((cursor) => (cursor ? decode(cursor) : null)),
-  });
+/**
+ * A page asked for by cursor (Relay style): `first` items after the cursor `after`, or the `last` items just before the
+ * cursor `before` (backward paging); either cursor may be left out to start from that end. Mixing the directions
+ * (`first` with `last`, `after` with `before`, `first` with `before`, `last` with `after`) is refused.
+ */
+export const cursorPage = <Key>(maxSize: number, decode: (cursor: string) => Key) => {
+  const cursor = (name: string) =>
+    z
+      .string({ error: `${name} must be a cursor` })
+      .max(200, 'Invalid cursor: pass a cursor of an earlier page')
+      .nullish();
+  const size = (name: string) =>
+    z
+      .number({ error: `${name} must be a whole number from 1 to ${maxSize}` })
+      .int(`${name} must be a whole number from 1 to ${maxSize}`)
+      .min(1, `${name} must be a whole number from 1 to ${maxSize}`)
+      .max(maxSize, `${name} must be a whole number from 1 to ${maxSize}`)
+      .nullish();
+  return z
+    .object({ first: size('first'), after: cursor('after'), last: size('last'), before: cursor('before') })
+    .superRefine(({ first, after, last, before }, ctx) => {
+      const forward = isGiven(first) || isGiven(after);
+      const backward = isGiven(last) || isGiven(before);
+      if (forward && backward) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'Page one way: pass first (with after) to page forward, or last (with before) to page backward, not both',
+        });
+      }
+    })
+    .transform(({ first, after, last, before }): CursorWindow<Key> => {
+      const backward = isGiven(last) || isGiven(before);
+      const cursor = backward ? before : after;
+      return { size: (backward ? last : first) ?? CURSOR_PAGE_DEFAULT_SIZE, backward, cursor: cursor ? decode(cursor) : null };
+    });
+};
+
+/** How many items a cursor page holds when asked for neither `first` nor `last` (the cost limit assumes it too). */
+export const CURSOR_PAGE_DEFAULT_SIZE = 20;
+
+const isGiven = (value: unknown) => value !== null && value !== undefined;
+
+/**
+ * Which part of a list a page holds: the `size` items after `cursor` in the list's order (forward), or the `size` items
+ * just before it (backward); a null cursor starts at that end of the list.
+ */
+export interface CursorWindow<Key> {
+  size: number;
+  backward: boolean;
+  cursor: Key | null;
+}
 
 // Strict ISO 8601 date-time: a calendar date, a time, and a zone (Z or an offset), as JavaScript and PostgreSQL agree on.
 const ISO_MOMENT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):?(\d{2}))$/;

@@ -1,10 +1,9 @@
 import DataLoader from 'dataloader';
-import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { pageInfoOf } from '../../graphql/connection.js';
+import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { PageArgs, pageInfoOf } from '../../graphql/connection.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { requireViewer } from '../auth/auth.policy.js';
 import { UserObject } from '../users/user.types.js';
-import { FOLLOW_PAGE_SIZE } from './follow.inputs.js';
 import type { FollowCounts, FollowDirection } from './follows.service.js';
 import { FollowCodeEnum, FollowConnectionObject } from './follows.types.js';
 
@@ -34,37 +33,24 @@ export class FollowsResolver {
     return (await ctx.services.follows.toggle(requireViewer(ctx.viewer).id, userId)) as FollowCodeEnum;
   }
 
-  private async connection(
-    ctx: GraphQLContext,
-    direction: FollowDirection,
-    first: number,
-    after: string | null | undefined,
-  ): Promise<FollowConnectionObject> {
-    const page = await ctx.services.follows.ownPage(requireViewer(ctx.viewer).id, direction, { first, after });
+  private async connection(ctx: GraphQLContext, direction: FollowDirection, paging: PageArgs): Promise<FollowConnectionObject> {
+    const page = await ctx.services.follows.ownPage(requireViewer(ctx.viewer).id, direction, paging);
     const edges = page.results.map((entry) => ({
       node: UserObject.from(ctx.services, entry.user, { isFollowing: entry.isFollowing, distanceKm: entry.distanceKm }),
       cursor: entry.cursor,
       distanceKm: entry.distanceKm,
     }));
-    return { totalCount: page.count, edges, pageInfo: pageInfoOf(edges, page.hasNextPage, after) };
+    return { totalCount: page.count, edges, pageInfo: pageInfoOf(edges, page) };
   }
 
   @Query(() => FollowConnectionObject, { description: 'The members the signed-in member follows, newest first.' })
-  following(
-    @Arg('first', () => Int, { defaultValue: FOLLOW_PAGE_SIZE }) first: number,
-    @Arg('after', () => String, { nullable: true }) after: string | null,
-    @Ctx() ctx: GraphQLContext,
-  ): Promise<FollowConnectionObject> {
-    return this.connection(ctx, 'following', first, after);
+  following(@Args(() => PageArgs) paging: PageArgs, @Ctx() ctx: GraphQLContext): Promise<FollowConnectionObject> {
+    return this.connection(ctx, 'following', paging);
   }
 
   @Query(() => FollowConnectionObject, { description: 'The members who follow the signed-in member, newest first.' })
-  followers(
-    @Arg('first', () => Int, { defaultValue: FOLLOW_PAGE_SIZE }) first: number,
-    @Arg('after', () => String, { nullable: true }) after: string | null,
-    @Ctx() ctx: GraphQLContext,
-  ): Promise<FollowConnectionObject> {
-    return this.connection(ctx, 'followers', first, after);
+  followers(@Args(() => PageArgs) paging: PageArgs, @Ctx() ctx: GraphQLContext): Promise<FollowConnectionObject> {
+    return this.connection(ctx, 'followers', paging);
   }
 
   @FieldResolver(() => Int)

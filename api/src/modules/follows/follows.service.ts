@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
-import { encodeCursor, isUuid } from '../../shared/cursor.js';
+import { encodeCursor, isUuid, type PageEnds } from '../../shared/cursor.js';
 import { parseInput } from '../../shared/inputs.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import { type IUser, User } from '../users/user.entity.js';
 import { FollowErrors } from './follow.errors.js';
-import { type FollowPageRequest, memberIdInput, parseFollowPage, userNameInput } from './follow.inputs.js';
+import { type FollowPageRequest, type FollowWindow, memberIdInput, parseFollowPage, userNameInput } from './follow.inputs.js';
 import { followPolicy } from './follow.policy.js';
 
 export type FollowCode = 'FOLLOWED' | 'UNFOLLOWED';
@@ -13,7 +13,7 @@ export type FollowDirection = 'following' | 'followers';
 
 export interface FollowEntry {
   user: IUser;
-  /** Where this entry sits in its list: pass as `after` for the entries that follow it. */
+  /** Where this entry sits in its list: pass as `after` for the entries that follow it, `before` for those before. */
   cursor: string;
   /** Kilometres from the viewer; null when either location is unknown. */
   distanceKm: number | null;
@@ -21,15 +21,23 @@ export interface FollowEntry {
   isFollowing: boolean | null;
 }
 
-export interface FollowPage {
+export interface FollowPage extends PageEnds {
   count: number;
   results: FollowEntry[];
-  hasNextPage: boolean;
 }
 
 export interface FollowCounts {
   followers: number;
   following: number;
+}
+
+/** The positions a window covers in a list of `count` entries: after the cursor, or the `size` just before it. */
+function followSlice(window: FollowWindow, count: number): { offset: number; limit: number } {
+  if ('offset' in window) return window;
+  if (!window.backward) return { offset: window.cursor === null ? 0 : window.cursor + 1, limit: window.size };
+  const end = window.cursor === null ? count : Math.min(window.cursor, count);
+  const offset = Math.max(0, end - window.size);
+  return { offset, limit: end - offset };
 }
 
 /** Both members of a follow that changed, for those who watch either one's profile (their counts changed). */
@@ -128,13 +136,14 @@ export class FollowsService {
     pageRequest: FollowPageRequest,
     viewerId: string,
   ): Promise<FollowPage> {
-    const { offset, limit } = parseFollowPage(pageRequest);
+    const window = parseFollowPage(pageRequest);
     const em = this.em();
     const connection = em.getConnection();
     const owner = { id: ownerId };
 
     const [listed, anchor] = direction === 'following' ? ['followee_id', 'follower_id'] : ['follower_id', 'followee_id'];
     const [{ count }] = await connection.execute<{ count: string }[]>(`select count(*) from follow where ${anchor} = ?`, [owner.id]);
+    const { offset, limit } = followSlice(window, Number(count));
     const rows = await connection.execute<{ id: string; distance_m: number | null; is_following: boolean | null }[]>(
       `select u.id, earth_distance(geo_earth(u.latitude, u.longitude), geo_earth(v.latitude, v.longitude)) as distance_m,
               case when v.id is null or v.id = u.id then null
@@ -151,6 +160,7 @@ export class FollowsService {
     return {
       count: Number(count),
       hasNextPage: offset + rows.length < Number(count),
+      hasPreviousPage: offset > 0,
       results: rows.map((row, index) => ({
         user: users.get(row.id) as IUser,
         cursor: encodeCursor([String(offset + index)]),

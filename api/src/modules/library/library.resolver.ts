@@ -1,8 +1,8 @@
-import { Arg, Ctx, FieldResolver, Float, ID, Int, Mutation, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Float, ID, Mutation, Resolver, Root } from 'type-graphql';
+import { PageArgs } from '../../graphql/connection.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { requireViewer } from '../auth/auth.policy.js';
 import type { Viewer } from '../auth/tokens.js';
-import { DEFAULT_PAGE_SIZE } from '../mixes/mix.inputs.js';
 import { MixConnectionObject, MixObject } from '../mixes/mix.types.js';
 import { ViewerObject } from '../users/user.types.js';
 import { libraryPolicy } from './library.policy.js';
@@ -21,11 +21,10 @@ export class LibraryResolver {
   async savedMixes(
     @Root() viewer: ViewerObject,
     @Ctx() ctx: GraphQLContext,
-    @Arg('first', () => Int, { defaultValue: DEFAULT_PAGE_SIZE }) first: number,
-    @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Args(() => PageArgs) paging: PageArgs,
   ): Promise<MixConnectionObject> {
     const self = requireSelf(ctx, viewer);
-    return MixConnectionObject.from(ctx.services, await ctx.services.library.savedMixes(self.id, { first, after }), self.id, after);
+    return MixConnectionObject.from(ctx.services, await ctx.services.library.savedMixes(self.id, paging), self.id);
   }
 
   @FieldResolver(() => [SavedTrackObject], { description: 'Your saved catalogue tracks, most recently saved first.' })

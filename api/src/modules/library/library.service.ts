@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
-import { encodeCursor, timestampKeySql } from '../../shared/cursor.js';
+import { encodeCursor, keysetReading, pageOfRows, timestampKeySql } from '../../shared/cursor.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { parseInput } from '../../shared/inputs.js';
 import { Mix } from '../mixes/mix.entity.js';
@@ -56,7 +56,8 @@ export class LibraryService {
 
   /** The member's saved mixes that anyone may still see, most recently saved first. */
   async savedMixes(userId: string, page: MixPageRequest): Promise<MixPage> {
-    const { first, after, offset } = parseMixPage(page);
+    const paging = parseMixPage(page);
+    const { beyondCursor, order } = keysetReading(paging, true);
     const em = this.em();
     const visible = `join mix m on m.id = s.mix_id and ${VISIBLE_MIX_SQL}`;
     const [{ count }] = await em.execute<{ count: number }[]>(
@@ -66,24 +67,25 @@ export class LibraryService {
     const rows = await em.execute<{ mix_id: string; sort_key: string }[]>(
       `select s.mix_id, ${timestampKeySql('s.saved_at')} as sort_key
          from saved_mix s ${visible}
-        where s.user_id = ? ${after ? 'and (s.saved_at, s.mix_id) < (?::timestamptz, ?::uuid)' : ''}
-        order by s.saved_at desc, s.mix_id desc
+        where s.user_id = ? ${paging.cursor ? `and (s.saved_at, s.mix_id) ${beyondCursor} (?::timestamptz, ?::uuid)` : ''}
+        order by s.saved_at ${order}, s.mix_id ${order}
         limit ? offset ?`,
-      [userId, ...(after ?? []), first + 1, offset],
+      [userId, ...(paging.cursor ?? []), paging.size + 1, paging.offset],
     );
-    const shown = rows.slice(0, first);
+    const shown = pageOfRows(rows, paging);
     const mixes = await this.mixes.viewsByIds(
       em,
-      shown.map((row) => row.mix_id),
+      shown.rows.map((row) => row.mix_id),
     );
     return {
-      items: shown.flatMap((row) => {
+      items: shown.rows.flatMap((row) => {
         const mix = mixes.get(row.mix_id);
         return mix ? [{ mix, distanceKm: null, cursor: encodeCursor([row.sort_key, row.mix_id]) }] : [];
       }),
       totalCount: Promise.resolve(count),
       totalCountIsLowerBound: false,
-      hasNextPage: rows.length > first,
+      hasNextPage: shown.hasNextPage,
+      hasPreviousPage: shown.hasPreviousPage || paging.offset > 0,
     };
   }
 

@@ -68,7 +68,8 @@ export async function planFeed(em: EntityManager, plan: FeedPlan): Promise<MixPa
     { filter: visible, distanceFrom: point, paging, viewerId, walk: { limit: WALK_LIMIT, condition: within } },
     cappedCountOfMixes(inBox, FEED_COUNT_CAP),
   );
-  if (walked.hasNextPage) return walked;
+  // A walk that filled the page (with a row to spare in its direction) found what the box would; else ask the box.
+  if (paging.backward ? walked.hasPreviousPage : walked.hasNextPage) return walked;
   const page = await pageOfMixes(em, { filter: inBox, distanceFrom: point, paging, viewerId }, walked.totalCount);
   return { ...page, totalCountIsLowerBound: walked.totalCountIsLowerBound };
 }

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { encodeCursor, timestampKeySql } from '../../shared/cursor.js';
+import { encodeCursor, keysetReading, pageOfRows, timestampKeySql } from '../../shared/cursor.js';
 import { named } from '../../shared/sql.js';
 import type { MixPaging } from './mix.inputs.js';
 import { mixPolicy } from './mix.policy.js';
@@ -44,7 +44,10 @@ export interface PageQuery {
   /** Where distances are measured from; none means no distances. */
   distanceFrom: Point | null;
   paging: MixPaging;
-  /** Read only the newest `limit` rows of `filter`, and keep those meeting `condition` (so a sparse filter cannot read the whole index). */
+  /**
+   * Read only the first `limit` rows of `filter` in the reading direction (the newest, or backward the oldest past the
+   * cursor), and keep those meeting `condition` (so a sparse filter cannot read the whole index).
+   */
   walk?: { limit: number; condition: MixFilter };
   viewerId: string | null;
 }
@@ -52,14 +55,18 @@ export interface PageQuery {
 /**
  * One page of mixes, newest published first (ties broken by id): the page's ids come from an index-only scan
  * (materialized, so the plan stays index-only whatever is joined after), then just those rows are read with their
- * owners, in one statement. One row more than the page tells whether more follow. The total is either a count run
- * alongside (a promise) or a count in the same statement (CountInPage).
+ * owners, in one statement. One row more than the page tells whether more follow (backward: precede; see
+ * `keysetReading`). The total is either a count run alongside (a promise) or a count in the same statement (CountInPage).
  */
 export async function pageOfMixes(em: EntityManager, query: PageQuery, total: Promise<number> | CountInPage): Promise<MixPage> {
-  const { first, after, offset } = query.paging;
-  const where = [...query.filter.conditions, ...(after ? ['(published_at, id) < (:afterTime::timestamptz, :afterId::uuid)'] : [])];
+  const { size, cursor, offset } = query.paging;
+  const { beyondCursor, order } = keysetReading(query.paging, true);
+  const where = [
+    ...query.filter.conditions,
+    ...(cursor ? [`(published_at, id) ${beyondCursor} (:cursorTime::timestamptz, :cursorId::uuid)`] : []),
+  ];
   const source = query.walk
-    ? `(select id, published_at, geo from mix where ${where.join(' and ')} order by published_at desc, id desc limit :walkLimit) recent
+    ? `(select id, published_at, geo from mix where ${where.join(' and ')} order by published_at ${order}, id ${order} limit :walkLimit) recent
         where ${query.walk.condition.conditions.join(' and ')}`
     : `mix where ${where.join(' and ')}`;
   const distance = query.distanceFrom ? 'earth_distance(geo_earth(:fromLatitude, :fromLongitude), geo)' : 'null::float8';
@@ -70,7 +77,7 @@ export async function pageOfMixes(em: EntityManager, query: PageQuery, total: Pr
       `with page as materialized (
          select id, published_at, ${timestampKeySql('published_at')} as sort_key, ${distance} as distance_m
            from ${source}
-          order by published_at desc, id desc
+          order by published_at ${order}, id ${order}
           limit :rowLimit offset :offset)
        ${
          counted
@@ -80,27 +87,25 @@ export async function pageOfMixes(em: EntityManager, query: PageQuery, total: Pr
            : `select ${MIX_COLUMNS}, page.sort_key, page.distance_m
          from page join mix m on m.id = page.id ${WITH_OWNER}`
        }
-        order by page.published_at desc, page.id desc`,
+        order by page.published_at ${order}, page.id ${order}`,
       {
         ...query.filter.params,
         ...(counted?.params ?? {}),
-        ...(after ? { afterTime: after[0], afterId: after[1] } : {}),
+        ...(cursor ? { cursorTime: cursor[0], cursorId: cursor[1] } : {}),
         ...(query.walk ? { walkLimit: query.walk.limit, ...query.walk.condition.params } : {}),
         ...(query.distanceFrom ? { fromLatitude: query.distanceFrom.latitude, fromLongitude: query.distanceFrom.longitude } : {}),
-        rowLimit: first + 1,
+        rowLimit: size + 1,
         offset,
       },
     ),
   );
-  if (!counted)
-    return pageFromRows(em, rows, query.viewerId, first, { totalCount: total as Promise<number>, totalCountIsLowerBound: false });
+  if (!counted) return pageFromRows(em, rows, query, { totalCount: total as Promise<number>, totalCountIsLowerBound: false });
   const count = rows[0]?.total_count ?? 0;
   const overCap = counted.cap !== undefined && count > counted.cap;
   return pageFromRows(
     em,
     rows.filter((row) => row.id !== null),
-    query.viewerId,
-    first,
+    query,
     { totalCount: Promise.resolve(overCap ? (counted.cap as number) : count), totalCountIsLowerBound: overCap },
   );
 }
@@ -108,21 +113,23 @@ export async function pageOfMixes(em: EntityManager, query: PageQuery, total: Pr
 function pageFromRows(
   em: EntityManager,
   rows: PageRow[],
-  viewerId: string | null,
-  first: number,
+  query: PageQuery,
   total: Pick<MixPage, 'totalCount' | 'totalCountIsLowerBound'>,
 ): MixPage {
+  const page = pageOfRows(rows, query.paging);
   return {
-    items: rows.slice(0, first).map((row) => {
+    items: page.rows.map((row) => {
       const mix = mixViewOfRow(em, row);
       return {
         mix,
-        distanceKm: mixPolicy.distanceShown(viewerId, mix.owner.id, metresToKm(row.distance_m)),
+        distanceKm: mixPolicy.distanceShown(query.viewerId, mix.owner.id, metresToKm(row.distance_m)),
         cursor: encodeCursor([row.sort_key, row.id]),
       };
     }),
     ...total,
-    hasNextPage: rows.length > first,
+    hasNextPage: page.hasNextPage,
+    // A numbered page past the first has pages before it.
+    hasPreviousPage: page.hasPreviousPage || query.paging.offset > 0,
   };
 }
 

@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import { decodeCursor, isTimestampAndId, isUuid } from '../../shared/cursor.js';
 import { FEED_MAX_RADIUS_KM, GENRE_CODES, TRACKLIST_MAX, TRACKLIST_MIN } from '../../shared/domain.js';
-import { cursorPage, idOrNull, pageNumber, pageSize, parseInput, type RawInput, storable, text } from '../../shared/inputs.js';
+import {
+  type CursorWindow,
+  cursorPage,
+  idOrNull,
+  pageNumber,
+  pageSize,
+  parseInput,
+  type RawInput,
+  storable,
+  text,
+} from '../../shared/inputs.js';
 import { locationInput } from '../users/user.inputs.js';
 import { mixInputMessages as messages } from './mix.errors.js';
 
@@ -132,24 +142,22 @@ export const byUserInput = z.object({
 });
 
 /**
- * A page of mixes: GraphQL asks by cursor (`first`, `after`), the SPEC's REST paths by number (`page` from 0, with an
- * optional `limit`).
+ * A page of mixes: GraphQL asks by cursor (`first`/`after` or `last`/`before`), the SPEC's REST paths by number (`page`
+ * from 0, with an optional `limit`).
  */
-export type MixPageRequest = { first?: unknown; after?: unknown } | { page: unknown; limit?: unknown };
+export type MixPageRequest = { first?: unknown; after?: unknown; last?: unknown; before?: unknown } | { page: unknown; limit?: unknown };
 
-const byCursor = cursorPage(MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, (cursor) => decodeCursor(cursor, isTimestampAndId));
+const byCursor = cursorPage(MAX_PAGE_SIZE, (cursor) => decodeCursor(cursor, isTimestampAndId));
 const numberedPage = z
   .object({ page: pageNumber(0), limit: pageSize(MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE) })
-  .transform(({ page, limit }) => ({ first: limit, after: null, offset: page * limit }));
+  .transform(({ page, limit }): MixPaging => ({ size: limit, backward: false, cursor: null, offset: page * limit }));
 
-export interface MixPaging {
-  first: number;
-  /** The sort key of the row the previous page ended on. */
-  after: string[] | null;
+/** A window of a mix list; `cursor` is the sort key of the row the page starts after (or, backward, ends before). */
+export interface MixPaging extends CursorWindow<string[]> {
   offset: number;
 }
 
 export function parseMixPage(request: MixPageRequest): MixPaging {
   if ('page' in request) return parseInput(numberedPage, { page: request.page ?? 0, limit: request.limit ?? undefined });
-  return { ...parseInput(byCursor, { first: request.first ?? undefined, after: request.after ?? undefined }), offset: 0 };
+  return { ...parseInput(byCursor, request), offset: 0 };
 }

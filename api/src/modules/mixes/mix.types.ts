@@ -109,7 +109,7 @@ export class MixConnectionObject {
   })
   totalCountIsLowerBound!: boolean;
 
-  static from(services: Services, page: MixPage, viewerId: string | null, after: string | null): MixConnectionObject {
+  static from(services: Services, page: MixPage, viewerId: string | null): MixConnectionObject {
     const edges = page.items.map((item) => ({
       cursor: item.cursor,
       node: MixObject.from(services, item.mix, { distanceKm: item.distanceKm, viewerId }),
@@ -117,7 +117,7 @@ export class MixConnectionObject {
     return Object.assign(new MixConnectionObject(), {
       edges,
       nodes: edges.map((edge) => edge.node),
-      pageInfo: pageInfoOf(edges, page.hasNextPage, after),
+      pageInfo: pageInfoOf(edges, page),
       totalCount: page.totalCount,
       totalCountIsLowerBound: page.totalCountIsLowerBound,
     });

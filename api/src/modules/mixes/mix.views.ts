@@ -37,6 +37,7 @@ export interface MixPage {
   /** True when more match than were counted: totalCount is then a lower bound (the feed's wide circles, see planFeed). */
   totalCountIsLowerBound: boolean;
   hasNextPage: boolean;
+  hasPreviousPage: boolean;
 }
 
 export interface MixDetail {

@@ -1,10 +1,10 @@
-import { Arg, Ctx, FieldResolver, Float, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Float, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { PageArgs } from '../../graphql/connection.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { FEED_MAX_RADIUS_KM } from '../../shared/domain.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { requireViewer } from '../auth/auth.policy.js';
 import { LocationInput } from '../users/user.types.js';
-import { DEFAULT_PAGE_SIZE } from './mix.inputs.js';
 import { mixLoaders } from './mix.loaders.js';
 import { GenreEnum, MixConnectionObject, MixObject, MixTrackObject, TracklistEntryInput } from './mix.types.js';
 
@@ -20,12 +20,11 @@ export class MixesResolver {
     @Arg('genre', () => GenreEnum, { defaultValue: 'all' }) genre: string,
     @Arg('radiusKm', () => Float, { defaultValue: FEED_MAX_RADIUS_KM }) radiusKm: number,
     @Arg('from', () => LocationInput, { nullable: true }) from: LocationInput | null,
-    @Arg('first', () => Int, { defaultValue: DEFAULT_PAGE_SIZE }) first: number,
-    @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Args(() => PageArgs) paging: PageArgs,
   ): Promise<MixConnectionObject> {
     const viewerId = ctx.viewer?.id ?? null;
-    const page = await ctx.services.mixes.feed({ genre, radiusKm, from }, viewerId, { first, after });
-    return MixConnectionObject.from(ctx.services, page, viewerId, after);
+    const page = await ctx.services.mixes.feed({ genre, radiusKm, from }, viewerId, paging);
+    return MixConnectionObject.from(ctx.services, page, viewerId);
   }
 
   @Query(() => MixObject, {
@@ -47,13 +46,12 @@ export class MixesResolver {
   async mixesByUser(
     @Ctx() ctx: GraphQLContext,
     @Arg('userName', () => String) userName: string,
-    @Arg('first', () => Int, { defaultValue: DEFAULT_PAGE_SIZE }) first: number,
-    @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Args(() => PageArgs) paging: PageArgs,
     @Arg('excludeMixId', () => ID, { nullable: true }) excludeMixId: string | null,
   ): Promise<MixConnectionObject> {
     const viewerId = ctx.viewer?.id ?? null;
-    const page = await ctx.services.mixes.byUser(userName, viewerId, { first, after }, excludeMixId);
-    return MixConnectionObject.from(ctx.services, page, viewerId, after);
+    const page = await ctx.services.mixes.byUser(userName, viewerId, paging, excludeMixId);
+    return MixConnectionObject.from(ctx.services, page, viewerId);
   }
 
   @Mutation(() => [MixTrackObject], {

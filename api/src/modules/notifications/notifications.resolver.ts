@@ -1,32 +1,23 @@
-import { Arg, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Args, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { PageArgs, pageInfoOf } from '../../graphql/connection.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { Topics } from '../../graphql/topics.js';
 import { requireViewer } from '../auth/auth.policy.js';
-import { NOTIFICATION_PAGE_SIZE } from './notification.inputs.js';
 import { FollowEventObject, NotificationConnectionObject, NotificationObject } from './notification.types.js';
 import type { FollowEvent } from './notifications.service.js';
 
 @Resolver()
 export class NotificationsResolver {
   @Query(() => NotificationConnectionObject, { description: 'The signed-in member’s notifications, newest first.' })
-  async notifications(
-    @Arg('first', () => Int, { defaultValue: NOTIFICATION_PAGE_SIZE }) first: number,
-    @Arg('after', () => String, { nullable: true }) after: string | null,
-    @Ctx() ctx: GraphQLContext,
-  ): Promise<NotificationConnectionObject> {
-    const page = await ctx.services.notifications.page(requireViewer(ctx.viewer).id, { first, after });
+  async notifications(@Args(() => PageArgs) paging: PageArgs, @Ctx() ctx: GraphQLContext): Promise<NotificationConnectionObject> {
+    const page = await ctx.services.notifications.page(requireViewer(ctx.viewer).id, paging);
     const edges = page.items.map((item) => ({ node: NotificationObject.from(item), cursor: item.cursor }));
     return {
       totalCount: page.totalCount,
       unreadCount: page.unreadCount,
       edges,
       nodes: edges.map((edge) => edge.node),
-      pageInfo: {
-        hasNextPage: page.hasNextPage,
-        endCursor: edges.at(-1)?.cursor ?? null,
-        hasPreviousPage: after !== null,
-        startCursor: edges[0]?.cursor ?? null,
-      },
+      pageInfo: pageInfoOf(edges, page),
     };
   }
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
-import { encodeCursor, timestampKeySql } from '../../shared/cursor.js';
+import { encodeCursor, keysetReading, type PageEnds, pageOfRows, timestampKeySql } from '../../shared/cursor.js';
 import { DEFAULT_USER_TYPE, isUserTypeCode, type UserTypeCode } from '../../shared/domain.js';
 import { parseInput } from '../../shared/inputs.js';
 import type { IUser } from '../users/user.entity.js';
@@ -38,11 +38,10 @@ export interface FollowEvent {
   unreadCount: number;
 }
 
-export interface NotificationPage {
+export interface NotificationPage extends PageEnds {
   totalCount: number;
   unreadCount: number;
   items: NotificationView[];
-  hasNextPage: boolean;
 }
 
 export type FollowEventListener = (event: FollowEvent) => void;
@@ -134,8 +133,9 @@ export class NotificationsService {
   }
 
   /** The member's notifications, newest first, with how many there are and how many are unread. */
-  async page(viewerId: string, request: { first?: unknown; after?: unknown }): Promise<NotificationPage> {
-    const { first, after } = parseInput(notificationPageInput, { first: request.first ?? undefined, after: request.after ?? undefined });
+  async page(viewerId: string, request: { first?: unknown; after?: unknown; last?: unknown; before?: unknown }): Promise<NotificationPage> {
+    const window = parseInput(notificationPageInput, request);
+    const { beyondCursor, order } = keysetReading(window, true);
     const em = this.em();
     const [counts] = await em.execute<{ total: number; unread: number }[]>(
       'select count(*)::int as total, (count(*) filter (where read_at is null))::int as unread from notification where recipient_id = ?',
@@ -143,16 +143,18 @@ export class NotificationsService {
     );
     const rows = await em.execute<NotificationRow[]>(
       `select ${NOTIFICATION_COLUMNS} from ${NOTIFICATION_FROM}
-        where n.recipient_id = ? ${after ? 'and (n.created_at, n.id) < (?::timestamptz, ?::uuid)' : ''}
-        order by n.created_at desc, n.id desc
+        where n.recipient_id = ? ${window.cursor ? `and (n.created_at, n.id) ${beyondCursor} (?::timestamptz, ?::uuid)` : ''}
+        order by n.created_at ${order}, n.id ${order}
         limit ?`,
-      [viewerId, ...(after ? [after.createdAt, after.id] : []), first + 1],
+      [viewerId, ...(window.cursor ?? []), window.size + 1],
     );
+    const page = pageOfRows(rows, window);
     return {
       totalCount: counts.total,
       unreadCount: counts.unread,
-      items: rows.slice(0, first).map((row) => this.view(row)),
-      hasNextPage: rows.length > first,
+      items: page.rows.map((row) => this.view(row)),
+      hasNextPage: page.hasNextPage,
+      hasPreviousPage: page.hasPreviousPage,
     };
   }
 

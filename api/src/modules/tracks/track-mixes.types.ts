@@ -21,7 +21,7 @@ export class TrackMixConnectionObject {
   @Field(() => PageInfoObject) pageInfo!: PageInfoObject;
   @Field(() => Int, { description: 'How many mixes play the track, across all pages.' }) totalCount!: Promise<number>;
 
-  static from(services: Services, page: TrackMixPage, viewerId: string | null, after: string | null): TrackMixConnectionObject {
+  static from(services: Services, page: TrackMixPage, viewerId: string | null): TrackMixConnectionObject {
     const edges = page.items.map((item) => ({
       cursor: item.cursor,
       node: MixObject.from(services, item.mix, { distanceKm: item.distanceKm, viewerId }),
@@ -29,7 +29,7 @@ export class TrackMixConnectionObject {
     }));
     return Object.assign(new TrackMixConnectionObject(), {
       edges,
-      pageInfo: pageInfoOf(edges, page.hasNextPage, after),
+      pageInfo: pageInfoOf(edges, page),
       totalCount: page.totalCount,
     });
   }

@@ -11,8 +11,7 @@ export const tracklistLimitInput = z
   .max(TRACKLIST_MAX, `first must be a whole number from 1 to ${TRACKLIST_MAX}`)
   .nullish();
 
-/** The tracks pages' sizes (GraphQL `first`). */
-export const TRACKS_DEFAULT_PAGE_SIZE = 20;
+/** The tracks pages' largest size (GraphQL `first` or `last`). */
 export const TRACKS_MAX_PAGE_SIZE = 50;
 /** The longest search text: more words than anyone types, few enough to look up at once. */
 export const TRACK_SEARCH_MAX_LENGTH = 200;
@@ -26,5 +25,5 @@ const isCatalogueKey = (sortKey: string[]) => sortKey.length === 1 && /^\d{1,10}
 /** Browsing the catalogue: optional search text (blank means everything) and a cursor page. */
 export const trackSearchInput = z
   .object({ search: text(TRACK_SEARCH_MAX_LENGTH).nullish() })
-  .and(cursorPage(TRACKS_MAX_PAGE_SIZE, TRACKS_DEFAULT_PAGE_SIZE, (cursor) => Number(decodeCursor(cursor, isCatalogueKey)[0])))
-  .transform(({ search, first, after }) => ({ search: search || null, first, after }));
+  .and(cursorPage(TRACKS_MAX_PAGE_SIZE, (cursor) => Number(decodeCursor(cursor, isCatalogueKey)[0])))
+  .transform(({ search, ...window }) => ({ ...window, search: search || null }));

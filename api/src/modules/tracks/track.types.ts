@@ -56,12 +56,12 @@ export class TrackConnectionObject {
   @Field(() => [TrackObject]) nodes!: TrackObject[];
   @Field(() => PageInfoObject) pageInfo!: PageInfoObject;
 
-  static from(page: TrackPage, after: string | null): TrackConnectionObject {
+  static from(page: TrackPage): TrackConnectionObject {
     const edges = page.items.map((item) => ({ cursor: item.cursor, node: TrackObject.from(item.track) }));
     return Object.assign(new TrackConnectionObject(), {
       edges,
       nodes: edges.map((edge) => edge.node),
-      pageInfo: pageInfoOf(edges, page.hasNextPage, after),
+      pageInfo: pageInfoOf(edges, page),
     });
   }
 }

@@ -1,9 +1,8 @@
-import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
+import { PageArgs } from '../../graphql/connection.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { requireViewer } from '../auth/auth.policy.js';
-import { DEFAULT_PAGE_SIZE } from '../mixes/mix.inputs.js';
-import { TRACKS_DEFAULT_PAGE_SIZE } from './track.inputs.js';
 import { TrackConnectionObject, TrackLookupRowInput, TrackObject } from './track.types.js';
 import { TrackMixConnectionObject } from './track-mixes.types.js';
 
@@ -18,10 +17,9 @@ export class TracksResolver {
   async tracks(
     @Ctx() ctx: GraphQLContext,
     @Arg('search', () => String, { nullable: true }) search: string | null,
-    @Arg('first', () => Int, { defaultValue: TRACKS_DEFAULT_PAGE_SIZE }) first: number,
-    @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Args(() => PageArgs) paging: PageArgs,
   ): Promise<TrackConnectionObject> {
-    return TrackConnectionObject.from(await ctx.services.tracks.search(search, { first, after }), after);
+    return TrackConnectionObject.from(await ctx.services.tracks.search(search, paging));
   }
 
   @Query(() => TrackObject, { nullable: true, description: 'A track (catalogue or typed by hand); null when there is none.' })
@@ -56,11 +54,10 @@ export class TracksResolver {
   async mixes(
     @Root() track: TrackObject,
     @Ctx() ctx: GraphQLContext,
-    @Arg('first', () => Int, { defaultValue: DEFAULT_PAGE_SIZE }) first: number,
-    @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Args(() => PageArgs) paging: PageArgs,
   ): Promise<TrackMixConnectionObject> {
     const viewerId = ctx.viewer?.id ?? null;
-    const page = await ctx.services.tracks.mixesOf(track.id, { first, after }, viewerId);
-    return TrackMixConnectionObject.from(ctx.services, page, viewerId, after);
+    const page = await ctx.services.tracks.mixesOf(track.id, paging, viewerId);
+    return TrackMixConnectionObject.from(ctx.services, page, viewerId);
   }
 }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
-import { encodeCursor } from '../../shared/cursor.js';
+import { encodeCursor, keysetReading, type PageEnds, pageOfRows } from '../../shared/cursor.js';
 import { parseInput } from '../../shared/inputs.js';
 import type { Viewer } from '../auth/tokens.js';
 import { FOLDERS, isSafeFileName, objectKey, type StorageDriver } from '../media/storage.js';
@@ -52,16 +52,14 @@ export const trackView = (row: TrackRow): TrackView => ({
 });
 
 /** A page of catalogue tracks, in catalogue order. */
-export interface TrackPage {
+export interface TrackPage extends PageEnds {
   items: { track: TrackView; cursor: string }[];
-  hasNextPage: boolean;
 }
 
 /** A page of the mixes that play a track: each mix with where the track starts in it, when known. */
-export interface TrackMixPage {
+export interface TrackMixPage extends PageEnds {
   items: (MixListItem & { startTime: number | null })[];
   totalCount: Promise<number>;
-  hasNextPage: boolean;
 }
 
 /** Words a search looks for: the catalogue's words (words that only say "a version" or "featuring" are in no index). */
@@ -145,14 +143,10 @@ export class TracksService {
    * Catalogue tracks (never manual ones) in catalogue order, those holding every word of `search` when given (words as
    * the lookup index folds them: case, accents and punctuation aside), read through the lookup index's postings.
    */
-  async search(rawSearch: unknown, page: { first?: unknown; after?: unknown }): Promise<TrackPage> {
-    const input = parseInput(trackSearchInput, {
-      search: rawSearch ?? undefined,
-      first: page.first ?? undefined,
-      after: page.after ?? undefined,
-    });
-    const terms = input.search === null ? [] : searchTerms(input.search);
-    if (input.search !== null && terms.length === 0) return { items: [], hasNextPage: false };
+  async search(rawSearch: unknown, page: { first?: unknown; after?: unknown; last?: unknown; before?: unknown }): Promise<TrackPage> {
+    const { search, ...window } = parseInput(trackSearchInput, { search: rawSearch ?? undefined, ...page });
+    const terms = search === null ? [] : searchTerms(search);
+    if (search !== null && terms.length === 0) return { items: [], hasNextPage: false, hasPreviousPage: false };
     const params: unknown[] = [];
     let matching = '';
     if (terms.length > 0) {
@@ -161,19 +155,20 @@ export class TracksService {
          where w.word in (select jsonb_array_elements_text(?::jsonb)) group by p.track_no having count(*) = ?)`;
       params.push(JSON.stringify(terms), terms.length);
     }
-    if (input.after !== null) params.push(input.after);
-    params.push(input.first + 1);
+    const { beyondCursor, order } = keysetReading(window, false);
+    if (window.cursor !== null) params.push(window.cursor);
+    params.push(window.size + 1);
     const rows = await this.em().execute<(TrackRow & { search_no: number })[]>(
       `select ${TRACK_COLUMNS}, t.search_no from track t
-        where not t.is_manual ${matching} ${input.after !== null ? 'and t.search_no > ?' : ''}
-        order by t.search_no limit ?`,
+        where not t.is_manual ${matching} ${window.cursor !== null ? `and t.search_no ${beyondCursor} ?` : ''}
+        order by t.search_no ${order} limit ?`,
       params,
     );
+    const shown = pageOfRows(rows, window);
     return {
-      items: rows
-        .slice(0, input.first)
-        .map((row) => ({ track: this.shown(trackView(row)), cursor: encodeCursor([String(row.search_no)]) })),
-      hasNextPage: rows.length > input.first,
+      items: shown.rows.map((row) => ({ track: this.shown(trackView(row)), cursor: encodeCursor([String(row.search_no)]) })),
+      hasNextPage: shown.hasNextPage,
+      hasPreviousPage: shown.hasPreviousPage,
     };
   }
 
