@@ -128,6 +128,10 @@ export const OPERATIONS: Record<string, Operation> = {
   'POST /api/mix/pause/{id}': { summary: 'End a listen', body: { end: 'number' }, member: true },
   'POST /api/mix/add-new-listen/{id}': { summary: 'Start a listen', body: { start: 'number' }, member: true },
   'POST /api/mix/pause-listen/{id}': { summary: 'Pause a listen', member: true },
+  'POST /api/mix/heartbeat-listen/{id}': {
+    summary: 'Keep a listen counted as listening now (every 20-30 s while playing); 404 when no listen is open',
+    member: true,
+  },
   'GET /api/mix/stats/{id}': { summary: 'Plays and listen time of a mix', member: true },
   'GET /api/mix/listeners/{id}': { summary: 'Who listened to one of the member mixes', member: true },
   'GET /api/oembed': { summary: 'oEmbed 1.0 for a shared mix or profile link', query: ['url', 'format', 'maxwidth', 'maxheight'] },
