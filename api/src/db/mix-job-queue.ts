@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
+import type { AdvisoryLocks } from './advisory-locks.js';
 
 export interface MixJobQueueOptions {
   connectionString: string;
@@ -54,4 +55,40 @@ export async function startMixJobQueue(
     for (const job of jobs) await handlers.failed(job.data.mixId);
   });
   return { boss, workerId };
+}
+
+/**
+ * Runs a mix's job under its lock, named `lockName`, unless another process holds it right now (its job was taken
+ * for abandoned): one result is enough.
+ */
+export async function runHoldingMixLock(locks: AdvisoryLocks, lockName: string, work: () => Promise<void>): Promise<void> {
+  const held = await locks.tryAcquire(lockName);
+  if (!held) return;
+  try {
+    await work();
+  } finally {
+    await held.release();
+  }
+}
+
+/**
+ * An active job nobody holds the lock of was left by a dead process: cancelled and resumed, it is queued again at
+ * once, without counting as one of its retries. (A live process between taking the job and taking the lock would run
+ * it twice; both write the same result.)
+ */
+export async function rerunIfAbandoned(
+  queue: { boss: PgBoss; name: string; workerId: string | null },
+  locks: AdvisoryLocks,
+  lockName: string,
+  mixId: string,
+): Promise<void> {
+  const held = await locks.tryAcquire(lockName);
+  if (!held) return;
+  try {
+    await queue.boss.cancel(queue.name, mixId);
+    await queue.boss.resume(queue.name, mixId);
+  } finally {
+    await held.release();
+  }
+  if (queue.workerId) queue.boss.notifyWorker(queue.workerId);
 }

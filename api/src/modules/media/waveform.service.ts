@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import type { AdvisoryLocks } from '../../db/advisory-locks.js';
-import { startMixJobQueue } from '../../db/mix-job-queue.js';
+import { rerunIfAbandoned, runHoldingMixLock, startMixJobQueue } from '../../db/mix-job-queue.js';
 import type { Orm } from '../../db/orm.js';
 import type { WAVEFORM_STATES } from '../mixes/mix.entity.js';
 import { FOLDERS, objectKey, type StorageDriver } from './storage.js';
@@ -101,38 +101,15 @@ export class WaveformService {
     const boss = await this.queue();
     for (const { id } of rows) {
       const job = await boss.getJobById<WaveformJob>(WAVEFORM_QUEUE, id);
-      if (job?.state === 'active') await this.rerunIfAbandoned(boss, id);
+      if (job?.state === 'active')
+        await rerunIfAbandoned({ boss, name: WAVEFORM_QUEUE, workerId: this.workerId }, this.locks, measuringLock(id), id);
       else await this.enqueue(id);
     }
   }
 
-  /**
-   * An active job nobody is measuring was left by a dead process: cancelled and resumed, it is queued again at once,
-   * without counting as one of its retries. (A live process between taking the job and taking the lock would measure
-   * the mix twice; both write the same waveform.)
-   */
-  private async rerunIfAbandoned(boss: PgBoss, mixId: string): Promise<void> {
-    const measuring = await this.locks.tryAcquire(measuringLock(mixId));
-    if (!measuring) return;
-    try {
-      await boss.cancel(WAVEFORM_QUEUE, mixId);
-      await boss.resume(WAVEFORM_QUEUE, mixId);
-    } finally {
-      await measuring.release();
-    }
-    if (this.workerId) boss.notifyWorker(this.workerId);
-  }
-
   /** Decodes the mix's MP3 and stores its exact duration and peaks. Throws (and so fails the job) when it cannot. */
-  async measure(mixId: string): Promise<void> {
-    const measuring = await this.locks.tryAcquire(measuringLock(mixId));
-    // Another process is measuring this mix right now (its job was taken for abandoned): one result is enough.
-    if (!measuring) return;
-    try {
-      await this.measureHeld(mixId);
-    } finally {
-      await measuring.release();
-    }
+  measure(mixId: string): Promise<void> {
+    return runHoldingMixLock(this.locks, measuringLock(mixId), () => this.measureHeld(mixId));
   }
 
   private async measureHeld(mixId: string): Promise<void> {

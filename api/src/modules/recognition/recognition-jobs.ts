@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import type { AdvisoryLocks } from '../../db/advisory-locks.js';
-import { startMixJobQueue } from '../../db/mix-job-queue.js';
+import { rerunIfAbandoned, runHoldingMixLock, startMixJobQueue } from '../../db/mix-job-queue.js';
 import type { Orm } from '../../db/orm.js';
 import { parseInput } from '../../shared/inputs.js';
 import type { Viewer } from '../auth/tokens.js';
@@ -161,7 +161,8 @@ export class RecognitionJobs {
   /** Queues a pending mix unless pg-boss has its job waiting or running already (an abandoned one runs again). */
   private async requeue(boss: PgBoss, mixId: string): Promise<void> {
     const job = await boss.getJobById<{ mixId: string }>(RECOGNITION_QUEUE, mixId);
-    if (job?.state === 'active') return this.rerunIfAbandoned(boss, mixId);
+    if (job?.state === 'active')
+      return rerunIfAbandoned({ boss, name: RECOGNITION_QUEUE, workerId: this.workerId }, this.locks, recognisingLock(mixId), mixId);
     if (job && job.state !== 'completed' && job.state !== 'failed' && job.state !== 'cancelled') return;
     // Finished jobs keep their id in pg-boss for a while: a fresh id lets the mix run again.
     if (job) await boss.deleteJob(RECOGNITION_QUEUE, mixId);
@@ -218,29 +219,9 @@ export class RecognitionJobs {
     return queued;
   }
 
-  /** An active job nobody is running was left by a dead process: cancelled and resumed, it runs again at once. */
-  private async rerunIfAbandoned(boss: PgBoss, mixId: string): Promise<void> {
-    const running = await this.locks.tryAcquire(recognisingLock(mixId));
-    if (!running) return;
-    try {
-      await boss.cancel(RECOGNITION_QUEUE, mixId);
-      await boss.resume(RECOGNITION_QUEUE, mixId);
-    } finally {
-      await running.release();
-    }
-    if (this.workerId) boss.notifyWorker(this.workerId);
-  }
-
   /** Recognises the tracks of a mix. Throws (and so fails the job, to be retried) when it cannot. */
-  async recognise(mixId: string): Promise<void> {
-    const running = await this.locks.tryAcquire(recognisingLock(mixId));
-    // Another process runs this mix right now (its job was taken for abandoned): one result is enough.
-    if (!running) return;
-    try {
-      await this.recogniseHeld(mixId);
-    } finally {
-      await running.release();
-    }
+  recognise(mixId: string): Promise<void> {
+    return runHoldingMixLock(this.locks, recognisingLock(mixId), () => this.recogniseHeld(mixId));
   }
 
   private async recogniseHeld(mixId: string): Promise<void> {
