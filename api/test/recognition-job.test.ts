@@ -7,27 +7,10 @@ import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { FOLDERS, newFileName, objectKey } from '../src/modules/media/storage.js';
-import { encodeMp3, fingerprintReference } from '../src/modules/recognition/recognition.js';
-import {
-  CONDITIONS,
-  type MixCondition,
-  planMix,
-  referenceAudio,
-  renderMix,
-  TEST_SAMPLE_RATE,
-  testReferences,
-  truthOf,
-} from '../src/modules/recognition/test-set/generate.js';
-import { CatalogueService } from '../src/modules/tracks/catalogue/catalogue.service.js';
 import { createTestApp, gql, type Member, signUpMember, type TestApp } from './support/app.js';
 import { solidImage } from './support/images.js';
+import { catalogueAndMix, TRUTH } from './support/recognition.js';
 import { createMixOver, eventually } from './support/upload.js';
-
-const SET = testReferences(7, 4, 1, 75);
-const condition: MixCondition = { ...(CONDITIONS[0] as MixCondition), play: [35, 45], crossfade: [16, 24], unknownShare: 0.25 };
-const MIX = planMix(SET, condition, 3, 3);
-const TRUTH = truthOf(MIX);
-const trackIdOf = (track: number) => `00000000-0000-4000-8000-00000000000${track}`;
 
 let t: TestApp;
 let wsUrl: string;
@@ -44,27 +27,7 @@ beforeAll(async () => {
   owner = await signUpMember(t.app);
   other = await signUpMember(t.app);
   cover = await solidImage('jpeg', 400, 400);
-  const known = SET.references.filter((r) => r.known);
-  await new CatalogueService(t.services.orm).write(
-    known.map((reference) => ({
-      id: trackIdOf(reference.track),
-      source: 'test',
-      externalId: `T${reference.track}`,
-      title: `Reference ${reference.track}`,
-      creators: [{ id: null, name: 'Test Artist' }],
-      label: null,
-      cover: null,
-      releaseDate: null,
-      buy: false,
-      newRelease: false,
-    })),
-  );
-  for (const reference of known)
-    await t.services.recognition.storeFingerprints(
-      trackIdOf(reference.track),
-      fingerprintReference(referenceAudio(reference), TEST_SAMPLE_RATE),
-    );
-  mixMp3 = Buffer.from(await encodeMp3(renderMix(SET, MIX), TEST_SAMPLE_RATE, 128));
+  mixMp3 = await catalogueAndMix(t);
 }, 180_000);
 afterAll(() => t.close());
 
