@@ -6,13 +6,14 @@ import { AdvisoryLocks } from './db/advisory-locks.js';
 import type { Orm } from './db/orm.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { RateLimits } from './modules/auth/rate-limits.js';
+import { signedInMembers } from './modules/auth/signed-in-members.js';
 import { TokenService } from './modules/auth/tokens.js';
 import { FollowsService } from './modules/follows/follows.service.js';
-import { LibraryService } from './modules/library/library.service.js';
+import { LibraryService, savedByViewerSql } from './modules/library/library.service.js';
 import { ListensService } from './modules/listens/listens.service.js';
 import { Mailer } from './modules/mail/mailer.js';
 import { MediaService } from './modules/media/media.service.js';
-import { MixFileCache } from './modules/media/mix-file-cache.js';
+import { mixFileCache } from './modules/media/mix-file-cache.js';
 import { ResumableUploads } from './modules/media/resumable-uploads.js';
 import type { StorageDriver } from './modules/media/storage.js';
 import { createStorage } from './modules/media/storage-factory.js';
@@ -54,11 +55,11 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
   const tokens = await TokenService.create(config.JWT_SECRET, config.DATA_DIR, config.JWT_TTL);
   const mailer = new Mailer(config.SMTP_URL, config.MAIL_FROM, join(config.DATA_DIR, 'outbox'), log);
   const storage = createStorage(config);
-  const mixes = new MixesService(orm, storage);
+  const mixes = new MixesService(orm, storage, savedByViewerSql);
   const payments = new PaymentsService(orm, config, mixes, log);
   payments.startSweeping();
-  const auth = new AuthService(orm, tokens, new RateLimits(redis), mailer, config.PUBLIC_URL);
   const databaseUrl = orm.config.get('clientUrl') ?? '';
+  const auth = new AuthService(orm, tokens, new RateLimits(redis), mailer, config.PUBLIC_URL, signedInMembers(databaseUrl, log));
   const locks = new AdvisoryLocks(databaseUrl, log);
   await locks.start();
   const waveforms = new WaveformService(
@@ -76,7 +77,7 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
     trustProxy: config.TRUST_PROXY,
     allowsOrigin: (origin) => originAllowed(config.CORS_ORIGINS, origin),
   });
-  const fileCache = new MixFileCache(databaseUrl, log);
+  const fileCache = mixFileCache(databaseUrl, log);
   const staging = new UploadStaging(orm, storage, locks, databaseUrl, log);
   const recognition = new RecognitionService(orm);
   const recognitionJobs = new RecognitionJobs(
@@ -119,6 +120,7 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
       payments.close();
       await listens.close();
       await media.close();
+      await auth.close();
       await recognition.close();
       await locks.close();
       mailer.close();

@@ -1,9 +1,10 @@
 import { SignJWT } from 'jose';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { messages } from '../src/shared/validation.js';
 import { createTestApp, freshIp, type Member, STRONG_PASSWORD, signUpMember, type TestApp } from './support/app.js';
 import { imageBomb, multipart, solidImage } from './support/images.js';
+import { statementsDuring } from './support/mixes.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -133,6 +134,22 @@ describe('tokens', () => {
     const withExpired = await t.app.inject({ method: 'GET', url: '/api/user/logged-in-user', headers: { 'x-auth-token': expired } });
     expect(withExpired.statusCode).toBe(401);
     expect(withExpired.json().error).toBe('Your session has expired, please sign in again');
+  });
+
+  test('a signed-in member is remembered between requests, and a deleted member’s token stops working at once', async () => {
+    const member = await signUpMember(t.app);
+    const loggedIn = () => t.app.inject({ method: 'GET', url: '/api/user/logged-in-user', headers: { 'x-auth-token': member.token } });
+    const signInChecks = async () =>
+      (await statementsDuring(t.services, async () => expect((await loggedIn()).statusCode).toBe(200))).filter((sql) =>
+        /count\(\*\)[\s\S]*from "app_user"/.test(sql),
+      ).length;
+    // Once the instance listens for removals (it starts on first use), the check is answered from memory.
+    await vi.waitFor(async () => expect(await signInChecks()).toBe(0));
+
+    // As the demo world's reset removes its members: straight from the table, on any instance.
+    await t.services.orm.em.fork().getConnection().execute('delete from app_user where id = ?', [member.id]);
+    await vi.waitFor(async () => expect((await loggedIn()).statusCode).toBe(401));
+    expect((await loggedIn()).json().error).toBe('Invalid token');
   });
 
   test('a token stays valid across a restart because the generated secret is kept in DATA_DIR', async () => {

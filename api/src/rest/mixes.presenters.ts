@@ -10,6 +10,8 @@ import { locationWire } from './presenters.js';
 export interface MixShown {
   mix: MixView;
   distanceKm: number | null;
+  /** Whether the viewer saved it, when the page that listed it said. */
+  savedByViewer?: boolean;
 }
 
 const creatorsWire = (track: TrackView) => track.creators.map((creator) => ({ id: creator.id ?? null, name: creator.name }));
@@ -60,10 +62,13 @@ export async function mixesWire(services: Services, shown: MixShown[], viewerId:
       shown.map((item) => ({ id: item.mix.id, ownerId: item.mix.owner.id })),
       viewerId,
     ),
-    viewerId ? services.library.savedAmong(viewerId, ids) : Promise.resolve(new Set<string>()),
+    // Pages of the feed and of a member's mixes already say which the viewer saved.
+    viewerId && shown.some((item) => item.savedByViewer === undefined)
+      ? services.library.savedAmong(viewerId, ids)
+      : Promise.resolve(new Set<string>()),
   ]);
   const now = new Date();
-  return shown.map(({ mix, distanceKm }) => {
+  return shown.map(({ mix, distanceKm, savedByViewer: savedAsListed }) => {
     const isOwner = viewerId === mix.owner.id;
     const savedBy = savers.get(mix.id);
     return {
@@ -86,7 +91,7 @@ export async function mixesWire(services: Services, shown: MixShown[], viewerId:
       isNewUpload: isNewUpload(mix, now),
       location: locationWire(mix.latitude, mix.longitude),
       ...(savedBy ? { saved_by: savedBy } : {}),
-      savedByMe: viewerId ? savedByViewer.has(mix.id) : null,
+      savedByMe: viewerId ? (savedAsListed ?? savedByViewer.has(mix.id)) : null,
       isOwner,
       ExpiringIn: expiringInDays(mix, now),
       isExpired: isExpired(mix, now),

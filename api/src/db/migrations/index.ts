@@ -9,6 +9,7 @@ import { Migration20261129000000_realtime } from './Migration20261129000000_real
 import { Migration20261130000000_payments } from './Migration20261130000000_payments.js';
 import { Migration20261201000000_rate_limits } from './Migration20261201000000_rate_limits.js';
 import { Migration20261202000000_resumable_uploads } from './Migration20261202000000_resumable_uploads.js';
+import { Migration20261203000000_members_removed } from './Migration20261203000000_members_removed.js';
 
 /** Every migration, in order. Listed explicitly so discovery does not depend on file globs or the build tool. */
 export const migrations = [
@@ -23,4 +24,5 @@ export const migrations = [
   { name: 'Migration20261130000000_payments', class: Migration20261130000000_payments },
   { name: 'Migration20261201000000_rate_limits', class: Migration20261201000000_rate_limits },
   { name: 'Migration20261202000000_resumable_uploads', class: Migration20261202000000_resumable_uploads },
+  { name: 'Migration20261203000000_members_removed', class: Migration20261203000000_members_removed },
 ];

@@ -11,6 +11,7 @@ import { AuthErrors, authMessages } from './auth.errors.js';
 import { currentPasswordInput, emailInput, passwordInput, resetInput, signInInput, signUpInput } from './auth.inputs.js';
 import { type IPasswordResetToken, PasswordResetToken } from './password-reset-token.entity.js';
 import type { RateLimits } from './rate-limits.js';
+import type { SignedInMembers } from './signed-in-members.js';
 import type { TokenService, Viewer } from './tokens.js';
 
 export const BCRYPT_COST = 12;
@@ -40,6 +41,7 @@ export class AuthService {
     private readonly limits: RateLimits,
     private readonly mailer: Mailer,
     private readonly publicUrl: string,
+    private readonly members: SignedInMembers,
   ) {}
 
   private em(): EntityManager {
@@ -76,7 +78,7 @@ export class AuthService {
   /** The viewer behind a token; 401 when it is forged, expired, or its account is gone. */
   async authenticate(token: string): Promise<Viewer> {
     const viewer = await this.tokens.verify(token);
-    const exists = await this.em().count(User, { id: viewer.id });
+    const exists = await this.members.get(viewer.id, async () => ((await this.em().count(User, { id: viewer.id })) > 0 ? true : null));
     if (!exists) throw AuthErrors.invalidToken();
     return viewer;
   }
@@ -159,5 +161,9 @@ export class AuthService {
       await em.nativeUpdate(PasswordResetToken, { user: reset.user, usedAt: null, id: { $ne: reset.id } }, { usedAt: new Date() });
     });
     return authMessages.passwordCreated;
+  }
+
+  close(): Promise<void> {
+    return this.members.close();
   }
 }

@@ -26,6 +26,12 @@ export interface LibraryIds {
 }
 
 /** A member's library: saved mixes, saved catalogue tracks, and the mix they are playing with its position. */
+/**
+ * Whether the viewer (the named parameter :viewerId) saved the mix whose id is the SQL expression `mixId`: for pages
+ * of mixes that answer "saved by me" in their own statement (a primary-key probe per mix).
+ */
+export const savedByViewerSql = (mixId: string) => `exists (select 1 from saved_mix s where s.user_id = :viewerId and s.mix_id = ${mixId})`;
+
 export class LibraryService {
   constructor(
     private readonly orm: Orm,
@@ -89,7 +95,7 @@ export class LibraryService {
     };
   }
 
-  /** Which of these mixes the member saved (one query for a whole page of mixes). */
+  /** Which of these mixes the member saved (one query for a whole page of mixes); see also savedByViewerSql. */
   async savedAmong(userId: string, mixIds: readonly string[]): Promise<Set<string>> {
     if (mixIds.length === 0) return new Set();
     const rows = await this.em().execute<{ mix_id: string }[]>('select mix_id from saved_mix where user_id = ? and mix_id in (?)', [

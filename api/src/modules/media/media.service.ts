@@ -180,7 +180,7 @@ export class MediaService {
   async fileAccess(folder: Folder, fileName: string, viewerId: () => Promise<string | null>): Promise<FileAccess> {
     if (folder === FOLDERS.profileImages || folder === FOLDERS.trackCovers) return 'public';
     const column = folder === FOLDERS.mixAudio ? 'mp3' : 'cover';
-    const mix = await this.fileCache.facts(fileName, async () => {
+    const mix = await this.fileCache.get(fileName, async () => {
       const [row] = await this.orm.em
         .fork()
         .getConnection()

@@ -1,9 +1,19 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { FEED_MAX_RADIUS_KM, type GenreCode } from '../../shared/domain.js';
+import { MixErrors } from './mix.errors.js';
 import type { MixPaging } from './mix.inputs.js';
 import { PUBLISHED_ACTIVE_MIX_SQL, VISIBLE_MIX_SQL } from './mix.policy.js';
 import type { MixPage } from './mix.views.js';
-import { type CountInPage, cappedCountOfMixes, filterOf, type MixFilter, type Point, pageOfMixes } from './mix-pages.js';
+import {
+  type CountInPage,
+  cappedCountOfMixes,
+  filterOf,
+  type MixFilter,
+  type Origin,
+  originSql,
+  type PageQuery,
+  pageOfMixes,
+} from './mix-pages.js';
 
 /**
  * An all-genre radius page first walks the newest-first index, reading at most this many visible mixes and keeping
@@ -22,56 +32,51 @@ export const FEED_COUNT_CAP = 10_000;
 export interface FeedPlan {
   genre: GenreCode | 'all';
   radiusKm: number;
-  /** Where distances are measured from: the caller's point, else the viewer's stored location. */
-  point: Point | null;
+  /** Where distances are measured from: the caller's point, else the viewer's stored location (none when signed out). */
+  origin: Origin | null;
   paging: MixPaging;
   viewerId: string | null;
+  savedByViewerSql: PageQuery['savedByViewerSql'];
 }
 
 /**
  * The feed: visible mixes of a genre (or all) within `radiusKm` of a point, newest first, each with its distance from
  * the point. The maximum radius means everywhere: the earth's half circumference is 20,015 km, so a literal 20,000 km
  * circle would drop a thin cap at the antipode nobody means to exclude; "everywhere" also keeps mixes whose place is
- * unknown and needs no point (distances are then null).
+ * unknown and needs no point (distances are then null). A smaller radius with no point at all is a 400.
  *
- * Served from the feed migration's indexes (and tally) in one statement: the page (an index-only scan for the ids, then
- * those rows with their owners) and its total together; an all-genre radius page may take a second (see WALK_LIMIT).
- * The total is exact everywhere (the tally) and, within a radius, up to FEED_COUNT_CAP (beyond, a stated lower bound).
+ * One statement per page, served from the feed migration's indexes (and tally): the viewer's stored location when no
+ * point was given, the page (an index-only scan for the ids, then those rows with their owners and the viewer's saved
+ * marks) and its total. The total is exact everywhere (the tally) and, within a radius, up to FEED_COUNT_CAP (beyond,
+ * a stated lower bound).
  */
 export async function planFeed(em: EntityManager, plan: FeedPlan): Promise<MixPage> {
-  const { genre, radiusKm, point, paging, viewerId } = plan;
+  const { genre, radiusKm, origin, paging, viewerId, savedByViewerSql } = plan;
   const visible = filterOf(
     { conditions: [VISIBLE_MIX_SQL], params: {} },
     genre === 'all' ? { conditions: [], params: {} } : { conditions: ['genre = :genre'], params: { genre } },
   );
-  if (radiusKm >= FEED_MAX_RADIUS_KM || !point) {
-    return pageOfMixes(em, { filter: visible, distanceFrom: point, paging, viewerId }, countEverywhere(genre));
-  }
-  const centre = { latitude: point.latitude, longitude: point.longitude, radiusMetres: radiusKm * 1000 };
+  const page = { distanceFrom: origin, paging, viewerId, savedByViewerSql };
+  if (radiusKm >= FEED_MAX_RADIUS_KM) return pageOfMixes(em, { ...page, filter: visible }, countEverywhere(genre));
+  if (!origin) throw MixErrors.noPoint();
+  const centre = originSql(origin).earth;
+  const radius = { radiusMetres: radiusKm * 1000 };
+  const around = { ...page, originRequired: MixErrors.noPoint };
   // Within R of the point, compared as chord lengths (gc_to_sec(R) folds to a constant): exact, and cheap per row.
-  const within: MixFilter = {
-    conditions: ['cube_distance(geo_earth(:latitude, :longitude), geo) <= gc_to_sec(:radiusMetres)'],
-    params: centre,
-  };
+  const within: MixFilter = { conditions: [`cube_distance(${centre}, geo) <= gc_to_sec(:radiusMetres)`], params: radius };
   if (genre !== 'all') {
     // One genre's own index bounds the work (a genre holds about a twentieth of the mixes): count and page from it.
     const filter = filterOf(visible, within);
-    return pageOfMixes(em, { filter, distanceFrom: point, paging, viewerId }, cappedCountOfMixes(filter, FEED_COUNT_CAP));
+    return pageOfMixes(em, { ...around, filter }, cappedCountOfMixes(filter, FEED_COUNT_CAP));
   }
-  // All genres: the GiST box finds the candidates for the count; the page walks the newest mixes first.
-  const inBox = filterOf(visible, within, {
-    conditions: ['earth_box(geo_earth(:latitude, :longitude), :radiusMetres) @> geo'],
-    params: {},
-  });
-  const walked = await pageOfMixes(
+  // All genres: the GiST box finds the candidates for the count, and for the page where the newest mixes are too
+  // sparse in the circle for a walk to fill it.
+  const inBox = filterOf(visible, within, { conditions: [`earth_box(${centre}, :radiusMetres) @> geo`], params: {} });
+  return pageOfMixes(
     em,
-    { filter: visible, distanceFrom: point, paging, viewerId, walk: { limit: WALK_LIMIT, condition: within } },
+    { ...around, filter: visible, walk: { limit: WALK_LIMIT, condition: within, fallback: inBox } },
     cappedCountOfMixes(inBox, FEED_COUNT_CAP),
   );
-  // A walk that filled the page (with a row to spare in its direction) found what the box would; else ask the box.
-  if (paging.backward ? walked.hasPreviousPage : walked.hasNextPage) return walked;
-  const page = await pageOfMixes(em, { filter: inBox, distanceFrom: point, paging, viewerId }, walked.totalCount);
-  return { ...page, totalCountIsLowerBound: walked.totalCountIsLowerBound };
 }
 
 /**

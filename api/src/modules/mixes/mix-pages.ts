@@ -11,6 +11,31 @@ export interface Point {
   longitude: number;
 }
 
+/**
+ * Where a page measures distances from: a given point, or the viewer's stored location, read in the page's own
+ * statement (so a feed without a point costs no statement of its own to find one).
+ */
+export type Origin = { point: Point } | { locationOf: string };
+
+/**
+ * The origin as SQL: `earth` is an expression of type earth, computed once per statement (a constant, or the one row
+ * of the `origin` CTE), so conditions and distances over it cost no trigonometry per row.
+ */
+export function originSql(origin: Origin): { earth: string; cte: string; params: Record<string, unknown> } {
+  if ('point' in origin) {
+    return {
+      earth: 'geo_earth(:originLatitude, :originLongitude)',
+      cte: '',
+      params: { originLatitude: origin.point.latitude, originLongitude: origin.point.longitude },
+    };
+  }
+  return {
+    earth: '(select earth from origin)',
+    cte: 'origin as materialized (select geo_earth(latitude, longitude) as earth from app_user where id = :originMember)',
+    params: { originMember: origin.locationOf },
+  };
+}
+
 /** Conditions over `mix` (unqualified columns) with the values of their named parameters. */
 export interface MixFilter {
   conditions: string[];
@@ -25,7 +50,9 @@ export const filterOf = (...parts: MixFilter[]): MixFilter => ({
 interface PageRow extends MixRow {
   sort_key: string;
   distance_m: number | null;
+  saved_by_viewer: boolean | null;
   total_count?: number;
+  origin_known?: boolean;
 }
 
 /**
@@ -41,15 +68,26 @@ export interface CountInPage {
 
 export interface PageQuery {
   filter: MixFilter;
-  /** Where distances are measured from; none means no distances. */
-  distanceFrom: Point | null;
+  /** Where distances are measured from (conditions in `filter` may use its SQL too); none means no distances. */
+  distanceFrom: Origin | null;
   paging: MixPaging;
   /**
    * Read only the first `limit` rows of `filter` in the reading direction (the newest, or backward the oldest past the
-   * cursor), and keep those meeting `condition` (so a sparse filter cannot read the whole index).
+   * cursor), and keep those meeting `condition` (so a sparse filter cannot read the whole index). When those do not
+   * fill the page, the page comes from `fallback` instead, in the same statement.
    */
-  walk?: { limit: number; condition: MixFilter };
+  walk?: { limit: number; condition: MixFilter; fallback: MixFilter };
   viewerId: string | null;
+  /**
+   * Whether the viewer (the named parameter :viewerId) saved the mix whose id is the given SQL expression: the library
+   * module's rule, handed in so a page answers "saved by me" in its own statement.
+   */
+  savedByViewerSql?: (mixId: string) => string;
+  /**
+   * The error when the origin turns out unknown (the viewer has no stored location) and the page means nothing without
+   * it, such as a radius around it. Checked on the count's row, so only with a count in the statement.
+   */
+  originRequired?: () => Error;
 }
 
 /**
@@ -61,30 +99,43 @@ export interface PageQuery {
 export async function pageOfMixes(em: EntityManager, query: PageQuery, total: Promise<number> | CountInPage): Promise<MixPage> {
   const { size, cursor, offset } = query.paging;
   const { beyondCursor, order } = keysetReading(query.paging, true);
-  const where = [
-    ...query.filter.conditions,
-    ...(cursor ? [`(published_at, id) ${beyondCursor} (:cursorTime::timestamptz, :cursorId::uuid)`] : []),
-  ];
-  const source = query.walk
-    ? `(select id, published_at, geo from mix where ${where.join(' and ')} order by published_at ${order}, id ${order} limit :walkLimit) recent
-        where ${query.walk.condition.conditions.join(' and ')}`
-    : `mix where ${where.join(' and ')}`;
-  const distance = query.distanceFrom ? 'earth_distance(geo_earth(:fromLatitude, :fromLongitude), geo)' : 'null::float8';
+  const pastCursor = cursor ? [`(published_at, id) ${beyondCursor} (:cursorTime::timestamptz, :cursorId::uuid)`] : [];
+  const where = (filter: MixFilter) => [...filter.conditions, ...pastCursor].join(' and ');
+  const walk = query.walk;
+  // A walk keeps its rows only when they fill the page (with one to spare); else the fallback's rows stand in.
+  const walked = walk
+    ? `walked as materialized (
+         select id, published_at, geo
+           from (select id, published_at, geo from mix where ${where(query.filter)}
+                  order by published_at ${order}, id ${order} limit :walkLimit) recent
+          where ${walk.condition.conditions.join(' and ')}),
+       walk_filled as materialized (
+         select count(*) >= :rowLimit::int + :offset::int as filled
+           from (select 1 from walked limit :rowLimit::int + :offset::int) enough)`
+    : '';
+  const source = walk
+    ? `(select id, published_at, geo from walked where (select filled from walk_filled)
+        union all
+        select id, published_at, geo from mix where ${where(walk.fallback)} and not (select filled from walk_filled)) candidates`
+    : `mix where ${where(query.filter)}`;
+  const origin = query.distanceFrom ? originSql(query.distanceFrom) : null;
+  const distance = origin ? `earth_distance(${origin.earth}, geo)` : 'null::float8';
+  const savedMark = query.viewerId && query.savedByViewerSql ? query.savedByViewerSql('m.id') : 'null::boolean';
   const counted = total instanceof Promise ? null : total;
   // With the count in the statement, its one row comes back even when the page is empty (the page's columns null).
   const rows = await em.execute<PageRow[]>(
     ...named(
-      `with page as materialized (
+      `with ${[origin?.cte, walked].map((cte) => (cte ? `${cte}, ` : '')).join('')}page as materialized (
          select id, published_at, ${timestampKeySql('published_at')} as sort_key, ${distance} as distance_m
            from ${source}
           order by published_at ${order}, id ${order}
           limit :rowLimit offset :offset)
        ${
          counted
-           ? `, total as materialized (select (${counted.sql})::int as total_count)
-       select ${MIX_COLUMNS}, page.sort_key, page.distance_m, total.total_count
+           ? `, total as materialized (select (${counted.sql})::int as total_count, ${origin ? `${origin.earth} is not null` : 'false'} as origin_known)
+       select ${MIX_COLUMNS}, page.sort_key, page.distance_m, ${savedMark} as saved_by_viewer, total.total_count, total.origin_known
          from total left join (page join mix m on m.id = page.id ${WITH_OWNER}) on true`
-           : `select ${MIX_COLUMNS}, page.sort_key, page.distance_m
+           : `select ${MIX_COLUMNS}, page.sort_key, page.distance_m, ${savedMark} as saved_by_viewer
          from page join mix m on m.id = page.id ${WITH_OWNER}`
        }
         order by page.published_at ${order}, page.id ${order}`,
@@ -92,14 +143,16 @@ export async function pageOfMixes(em: EntityManager, query: PageQuery, total: Pr
         ...query.filter.params,
         ...(counted?.params ?? {}),
         ...(cursor ? { cursorTime: cursor[0], cursorId: cursor[1] } : {}),
-        ...(query.walk ? { walkLimit: query.walk.limit, ...query.walk.condition.params } : {}),
-        ...(query.distanceFrom ? { fromLatitude: query.distanceFrom.latitude, fromLongitude: query.distanceFrom.longitude } : {}),
+        ...(walk ? { walkLimit: walk.limit, ...walk.condition.params, ...walk.fallback.params } : {}),
+        ...(origin?.params ?? {}),
+        ...(savedMark === 'null::boolean' ? {} : { viewerId: query.viewerId }),
         rowLimit: size + 1,
         offset,
       },
     ),
   );
   if (!counted) return pageFromRows(em, rows, query, { totalCount: total as Promise<number>, totalCountIsLowerBound: false });
+  if (query.originRequired && !rows[0]?.origin_known) throw query.originRequired();
   const count = rows[0]?.total_count ?? 0;
   const overCap = counted.cap !== undefined && count > counted.cap;
   return pageFromRows(
@@ -123,6 +176,7 @@ function pageFromRows(
       return {
         mix,
         distanceKm: mixPolicy.distanceShown(query.viewerId, mix.owner.id, metresToKm(row.distance_m)),
+        ...(row.saved_by_viewer === null ? {} : { savedByViewer: row.saved_by_viewer }),
         cursor: encodeCursor([row.sort_key, row.id]),
       };
     }),

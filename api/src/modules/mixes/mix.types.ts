@@ -64,9 +64,15 @@ export class MixObject {
   distanceKm!: number | null;
   @Field(() => Boolean, { description: 'Whether the signed-in viewer owns this mix.' }) isOwner!: boolean;
   @Field(() => Float, { nullable: true }) durationSeconds!: number | null;
+  /** Whether the viewer saved the mix, when the page that listed it said (savedByMe then needs no query). */
+  savedByViewer?: boolean;
 
   /** `distanceKm` as the service answered it (the service applies who may see a distance). */
-  static from(services: Services, mix: MixView, view: { distanceKm: number | null; viewerId: string | null }): MixObject {
+  static from(
+    services: Services,
+    mix: MixView,
+    view: { distanceKm: number | null; viewerId: string | null; savedByViewer?: boolean },
+  ): MixObject {
     const now = new Date();
     const isOwner = view.viewerId === mix.owner.id;
     return Object.assign(new MixObject(), {
@@ -87,6 +93,7 @@ export class MixObject {
       distanceKm: view.distanceKm,
       isOwner,
       durationSeconds: mix.durationSeconds ?? null,
+      ...(view.savedByViewer === undefined ? {} : { savedByViewer: view.savedByViewer }),
     });
   }
 }
@@ -112,7 +119,7 @@ export class MixConnectionObject {
   static from(services: Services, page: MixPage, viewerId: string | null): MixConnectionObject {
     const edges = page.items.map((item) => ({
       cursor: item.cursor,
-      node: MixObject.from(services, item.mix, { distanceKm: item.distanceKm, viewerId }),
+      node: MixObject.from(services, item.mix, { distanceKm: item.distanceKm, viewerId, savedByViewer: item.savedByViewer }),
     }));
     return Object.assign(new MixConnectionObject(), {
       edges,

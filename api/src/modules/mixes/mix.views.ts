@@ -24,6 +24,8 @@ export interface MixListItem {
   mix: MixView;
   /** Kilometres from the feed's point or the viewer; null when either place is unknown or the viewer owns the mix. */
   distanceKm: number | null;
+  /** Whether the viewer saved the mix, when the page's statement answered it (else ask the library). */
+  savedByViewer?: boolean;
   cursor: string;
 }
 

@@ -83,7 +83,8 @@ export class MixesResolver {
   }
 
   @FieldResolver(() => Boolean, { nullable: true, description: 'Whether the signed-in viewer saved this mix; null when signed out.' })
-  savedByMe(@Root() mix: MixObject, @Ctx() ctx: GraphQLContext): Promise<boolean> | null {
-    return mixLoaders(ctx).savedByViewer?.load(mix.id) ?? null;
+  savedByMe(@Root() mix: MixObject, @Ctx() ctx: GraphQLContext): Promise<boolean> | boolean | null {
+    if (!ctx.viewer) return null;
+    return mix.savedByViewer ?? mixLoaders(ctx).savedByViewer?.load(mix.id) ?? null;
   }
 }

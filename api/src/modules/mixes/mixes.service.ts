@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
-import { FEED_MAX_RADIUS_KM } from '../../shared/domain.js';
 import { parseInput } from '../../shared/inputs.js';
 import { named } from '../../shared/sql.js';
 import { FOLDERS, objectKey, type StorageDriver } from '../media/storage.js';
@@ -33,13 +32,15 @@ import {
   mixViewOfRow,
   WITH_OWNER,
 } from './mix.views.js';
-import { countOfMixes, filterOf, type Point, pageOfMixes } from './mix-pages.js';
+import { countOfMixes, filterOf, type PageQuery, pageOfMixes } from './mix-pages.js';
 
 /** Mixes: drafts, tracklists, deactivation, single mixes, mixes by member, and the feed. */
 export class MixesService {
   constructor(
     private readonly orm: Orm,
     private readonly storage: StorageDriver,
+    /** The library's rule for "saved by me", answered in a page's own statement (see PageQuery.savedByViewerSql). */
+    private readonly savedByViewerSql?: PageQuery['savedByViewerSql'],
   ) {}
 
   protected em(): EntityManager {
@@ -140,8 +141,8 @@ export class MixesService {
       { conditions: ['owner_id = :owner', listedByOwnerSql(viewerIsOwner)], params: { owner: owner.id } },
       input.excludeMixId ? { conditions: ['id <> :excluded'], params: { excluded: input.excludeMixId } } : { conditions: [], params: {} },
     );
-    const distanceFrom = viewerIsOwner ? null : await this.storedLocation(em, viewerId);
-    return pageOfMixes(em, { filter, distanceFrom, paging, viewerId }, countOfMixes(em, filter));
+    const distanceFrom = viewerIsOwner || !viewerId ? null : { locationOf: viewerId };
+    return pageOfMixes(em, { filter, distanceFrom, paging, viewerId, savedByViewerSql: this.savedByViewerSql }, countOfMixes(em, filter));
   }
 
   /**
@@ -151,10 +152,15 @@ export class MixesService {
   async feed(rawFilter: FeedFilter, viewerId: string | null, page: MixPageRequest = {}): Promise<MixPage> {
     const filter = parseInput(feedFilterInput, rawFilter);
     const paging = parseMixPage(page);
-    const em = this.em();
-    const point = filter.from ?? (await this.storedLocation(em, viewerId));
-    if (!point && filter.radiusKm < FEED_MAX_RADIUS_KM) throw MixErrors.noPoint();
-    return planFeed(em, { genre: filter.genre, radiusKm: filter.radiusKm, point, paging, viewerId });
+    const origin = filter.from ? { point: filter.from } : viewerId ? { locationOf: viewerId } : null;
+    return planFeed(this.em(), {
+      genre: filter.genre,
+      radiusKm: filter.radiusKm,
+      origin,
+      paging,
+      viewerId,
+      savedByViewerSql: this.savedByViewerSql,
+    });
   }
 
   /** Mixes by id (any state: callers choose which ids may be shown), with their owners; missing ids are skipped. */
@@ -162,16 +168,5 @@ export class MixesService {
     if (ids.length === 0) return new Map();
     const rows = await em.execute<MixRow[]>(`select ${MIX_COLUMNS} from mix m ${WITH_OWNER} where m.id in (?)`, [[...ids]]);
     return new Map(rows.map((row) => [row.id, mixViewOfRow(em, row)]));
-  }
-
-  private async storedLocation(em: EntityManager, viewerId: string | null): Promise<Point | null> {
-    if (!viewerId) return null;
-    const [viewer] = await em.execute<{ latitude: number | null; longitude: number | null }[]>(
-      'select latitude, longitude from app_user where id = ?',
-      [viewerId],
-    );
-    return viewer && viewer.latitude !== null && viewer.longitude !== null
-      ? { latitude: viewer.latitude, longitude: viewer.longitude }
-      : null;
   }
 }
