@@ -19,6 +19,7 @@ const config = loadConfig({
   PORT: '0',
   LOG_LEVEL: 'silent',
   DEMO: '0',
+  MEDIA_ZERO_COPY: process.env.MEDIA_ZERO_COPY,
 });
 const log = pino({ level: 'silent' });
 const processes = Number(process.env.BENCH_MEDIA_PROCESSES ?? 1);

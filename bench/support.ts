@@ -85,8 +85,16 @@ export interface ApiProcess {
 
 /** The API in its own Node process (tsx, the API's tsconfig), on a free loopback port. */
 /** The API in its own process; with `processes` > 1, a cluster of that many (WEB_CONCURRENCY), as production runs it. */
-export async function startApi(databaseUrl: string, processes = 1): Promise<ApiProcess> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'mixcrate-bench-media-'));
+/**
+ * The API in its own process. `options.dataDir` serves another API's files (that API removes them); `options.env`
+ * adds settings (MEDIA_ZERO_COPY, say).
+ */
+export async function startApi(
+  databaseUrl: string,
+  processes = 1,
+  options: { dataDir?: string; env?: Record<string, string> } = {},
+): Promise<ApiProcess> {
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'mixcrate-bench-media-')));
   const child: ChildProcess = spawn(
     process.execPath,
     [
@@ -106,6 +114,7 @@ export async function startApi(databaseUrl: string, processes = 1): Promise<ApiP
         BENCH_MEDIA_DATABASE_URL: databaseUrl,
         BENCH_MEDIA_PROCESSES: String(processes),
         BENCH_MEDIA_DATA_DIR: dataDir,
+        ...options.env,
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
@@ -119,7 +128,7 @@ export async function startApi(databaseUrl: string, processes = 1): Promise<ApiP
     async stop() {
       child.kill('SIGTERM');
       await once(child, 'exit');
-      await rm(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

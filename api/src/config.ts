@@ -51,6 +51,8 @@ const envSchema = z.object({
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   RATE_LIMIT_REQUESTS: z.coerce.number().int().min(1).default(1200),
   RATE_LIMIT_GRAPHQL_COST: z.coerce.number().int().min(10).default(300_000),
+  // Ranges of local media files whose pages are in memory go from the file to the socket with sendfile(2) (Linux).
+  MEDIA_ZERO_COPY: flag(true),
   GCS_BUCKET: z.string().min(3).optional(),
   GCS_API_ENDPOINT: optionalUrl(['http:', 'https:']),
   GCS_PROJECT_ID: z.string().min(1).optional(),

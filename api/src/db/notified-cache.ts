@@ -37,9 +37,15 @@ export class NotifiedCache<Value> {
     this.maxEntries = options.maxEntries ?? 10_000;
   }
 
-  async get(key: string, load: () => Promise<Value | null>): Promise<Value | null> {
+  /** The remembered value, without waiting; undefined when it would have to be read. */
+  peek(key: string): Value | undefined {
     const hit = this.entries.get(key);
-    if (hit && hit.until > Date.now()) return hit.value;
+    return hit && hit.until > Date.now() ? hit.value : undefined;
+  }
+
+  async get(key: string, load: () => Promise<Value | null>): Promise<Value | null> {
+    const hit = this.peek(key);
+    if (hit !== undefined) return hit;
     if (!this.listening) this.restart();
     const generation = this.generation;
     const value = await load();

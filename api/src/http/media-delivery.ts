@@ -5,6 +5,7 @@ import fresh from 'fresh';
 import rangeParser from 'range-parser';
 import { bearerToken } from '../graphql/context.js';
 import { type ByteRange, contentTypeOf, parseObjectKey, type StoredObject } from '../modules/media/storage.js';
+import { idleSocketFd } from '../modules/media/zero-copy.js';
 import type { FileAccess } from '../modules/mixes/mix.policy.js';
 import type { Services } from '../services.js';
 import type { ErrorBody } from './errors.js';
@@ -20,6 +21,12 @@ const PRIVATE_CACHE = `private, max-age=${YEAR_SECONDS}, immutable`;
  * bounded by this times the requests in flight; larger ranges and whole files stream.
  */
 export const BUFFERED_RANGE_BYTES = 512 * 1024;
+/**
+ * At most this much of a range is offered to the socket with no copy: as much as a socket takes at once, and a
+ * whole file's pages need not be asked about for a request that sends its start (the rest goes the usual way).
+ */
+const ZERO_COPY_BYTES = 1024 * 1024;
+const zeroCopyPart = ({ start, end }: ByteRange): ByteRange => ({ start, end: Math.min(end, start + ZERO_COPY_BYTES - 1) });
 /** Buffers kept for reuse between range requests (at most 8 MiB). */
 const SPARE_RANGE_BUFFERS = 16;
 
@@ -185,28 +192,48 @@ export function mediaDelivery(services: Services, log: FastifyBaseLogger): Media
     try {
       const key = objectKeyOf(request.url ?? '');
       const parsed = key === null ? null : parseObjectKey(key);
-      const access: FileAccess = parsed ? await media.fileAccess(parsed.folder, parsed.fileName, viewerOf(request.headers)) : null;
-      const info = key !== null && access ? await storage.stat(key) : null;
+      // A seeking listener's ranges after the first wait for nothing: the mix's facts are remembered, its file open.
+      const access: FileAccess = parsed
+        ? (media.knownFileAccess(parsed.folder, parsed.fileName) ??
+          (await media.fileAccess(parsed.folder, parsed.fileName, viewerOf(request.headers))))
+        : null;
+      const info = key !== null && access ? (storage.openStat?.(key) ?? (await storage.stat(key))) : null;
       if (key === null || !access || !info) return answerError(response, 404, 'Not found');
       const plan = planDelivery(request.headers, info, contentTypeOf(key), access);
       if (request.method === 'HEAD' || !plan.range || plan.status >= 300) {
         response.writeHead(plan.status, plan.headers).end();
         return;
       }
-      if (storage.readSmallRange && plan.range.end - plan.range.start < BUFFERED_RANGE_BYTES) {
+      let range = plan.range;
+      const inMemory = idleSocketFd(response.socket) === null ? null : storage.inMemoryRange?.(key, zeroCopyPart(range));
+      if (inMemory) {
+        response.writeHead(plan.status, plan.headers).flushHeaders();
+        // The headers went straight to the socket unless it was busy: only then may the bytes follow them directly.
+        const socketFd = idleSocketFd(response.socket);
+        const sent = socketFd === null ? 0 : inMemory.sendTo(socketFd);
+        inMemory.release();
+        if (range.start + sent > range.end) {
+          response.end();
+          return;
+        }
+        range = { start: range.start + sent, end: range.end };
+      }
+      if (!response.headersSent) response.writeHead(plan.status, plan.headers);
+      if (storage.readSmallRange && range.end - range.start < BUFFERED_RANGE_BYTES) {
         const buffer = rangeBuffers.take();
-        const bytes = await storage.readSmallRange(key, plan.range, buffer);
+        const bytes = await storage.readSmallRange(key, range, buffer);
         if (!bytes) {
           rangeBuffers.give(buffer);
-          return answerError(response, 404, 'Not found');
+          if (response.headersSent) response.destroy();
+          else answerError(response, 404, 'Not found');
+          return;
         }
         // Only once written ('finish'): a response cut off midway may still have the bytes queued, so its buffer is left to the GC.
-        response.writeHead(plan.status, plan.headers).end(bytes, () => rangeBuffers.give(buffer));
+        response.end(bytes, () => rangeBuffers.give(buffer));
         return;
       }
-      response.writeHead(plan.status, plan.headers);
       // A listener who seeks away closes the connection mid-file: that ends the pipeline, and is no failure.
-      await pipeline(storage.get(key, plan.range), response).catch((error: NodeJS.ErrnoException) => {
+      await pipeline(storage.get(key, range), response).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE') log.warn({ err: error, key }, 'media stream failed');
       });
     } catch (error) {

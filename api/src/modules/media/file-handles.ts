@@ -1,12 +1,15 @@
 import { type FileHandle, open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { ByteRange, StoredObject } from './storage.js';
+import type { FileMapping, ZeroCopy } from './zero-copy.js';
 
 const READ_BYTES = 256 * 1024;
 
 interface OpenFile {
   handle: FileHandle;
   info: StoredObject;
+  /** For asking which pages are in memory (see ZeroCopy); null without zero copy. */
+  mapping: FileMapping | null;
   users: number;
   lastUsed: number;
   doomed: boolean;
@@ -15,6 +18,7 @@ interface OpenFile {
 export interface FileLease {
   handle: FileHandle;
   info: StoredObject;
+  mapping: FileMapping | null;
   release(): void;
 }
 
@@ -30,6 +34,7 @@ export class FileHandles {
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
+    private readonly zeroCopy: ZeroCopy | null = null,
     private readonly maxOpen = 64,
     private readonly idleMs = 30_000,
   ) {
@@ -44,7 +49,20 @@ export class FileHandles {
       await handle.close();
       return null;
     }
-    return { handle, info: { size: stats.size, modified: stats.mtime }, users: 0, lastUsed: Date.now(), doomed: false };
+    return {
+      handle,
+      info: { size: stats.size, modified: stats.mtime },
+      mapping: this.zeroCopy?.map(handle.fd, stats.size) ?? null,
+      users: 0,
+      lastUsed: Date.now(),
+      doomed: false,
+    };
+  }
+
+  /** The file if it is open already (a request just asked for it), without waiting; else null. Release the lease. */
+  leaseOpen(path: string): FileLease | null {
+    const file = this.ready.get(path);
+    return file && !file.doomed ? this.leaseOf(file) : null;
   }
 
   /** The open file, or null when there is no such file. Release the lease when done with the handle. */
@@ -62,18 +80,22 @@ export class FileHandles {
       });
     }
     const file = await pending;
-    if (!file) return null;
+    return file ? this.leaseOf(file) : null;
+  }
+
+  private leaseOf(file: OpenFile): FileLease {
     file.users += 1;
     file.lastUsed = Date.now();
     let released = false;
     return {
       handle: file.handle,
       info: file.info,
+      mapping: file.mapping,
       release: () => {
         if (released) return;
         released = true;
         file.users -= 1;
-        if (file.doomed && file.users === 0) void file.handle.close().catch(() => undefined);
+        if (file.doomed && file.users === 0) this.closeFile(file);
       },
     };
   }
@@ -89,7 +111,12 @@ export class FileHandles {
 
   private doom(file: OpenFile): void {
     file.doomed = true;
-    if (file.users === 0) void file.handle.close().catch(() => undefined);
+    if (file.users === 0) this.closeFile(file);
+  }
+
+  private closeFile(file: OpenFile): void {
+    file.mapping?.unmap();
+    void file.handle.close().catch(() => undefined);
   }
 
   /** Closes up to `limit` files nobody has used since `usedBefore`, least recently opened first. */

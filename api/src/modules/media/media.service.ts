@@ -176,6 +176,16 @@ export class MediaService {
     }
   }
 
+  /**
+   * `fileAccess` when it is known without waiting (the mix's facts remembered, the viewer not needed): a listener's
+   * every range but the first. Undefined otherwise.
+   */
+  knownFileAccess(folder: Folder, fileName: string): FileAccess | undefined {
+    if (folder === FOLDERS.profileImages || folder === FOLDERS.trackCovers) return 'public';
+    const mix = this.fileCache.peek(fileName);
+    return mix === undefined ? undefined : mixPolicy.fileAccessWithoutViewer(mix);
+  }
+
   /** Whether a stored file may be served. Profile images and track covers are public; a mix's files follow the mix's policy. */
   async fileAccess(folder: Folder, fileName: string, viewerId: () => Promise<string | null>): Promise<FileAccess> {
     if (folder === FOLDERS.profileImages || folder === FOLDERS.trackCovers) return 'public';

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { FileHandles, LeasedRangeStream } from './file-handles.js';
+import type { ZeroCopy } from './zero-copy.js';
 
 /** The SPEC §3 storage paths; every object key is one of these folders plus a random file name. */
 export const FOLDERS = {
@@ -63,6 +64,12 @@ export interface ByteRange {
   end: number;
 }
 
+export interface InMemoryRange {
+  /** Sends what the socket takes now, from the range's start; answers how many bytes went. */
+  sendTo(socketFd: number): number;
+  release(): void;
+}
+
 /**
  * Where media lives. Keys never change content (every upload gets a new random name), which is what lets
  * delivery cache for a year and lets `put` be all-or-nothing: a failed write leaves no object behind.
@@ -75,7 +82,15 @@ export interface StorageDriver {
    * memory speed (local disk); absent otherwise. Null when there is no such object.
    */
   readSmallRange?(key: string, range: ByteRange, into: Buffer): Promise<Buffer | null>;
+  /**
+   * The range's bytes ready to go from the file to a socket with no copy, when the driver keeps local files, the file
+   * is open (`stat` just opened it) and every page of the range is in memory (see ZeroCopy); null otherwise. Release
+   * it once sent.
+   */
+  inMemoryRange?(key: string, range: ByteRange): InMemoryRange | null;
   stat(key: string): Promise<StoredObject | null>;
+  /** `stat` without waiting, where the driver has the object open already (local files); undefined otherwise. */
+  openStat?(key: string): StoredObject | undefined;
   /** Deletes the object, and whatever an unfinished write of it left (a process that died while writing it). */
   delete(key: string): Promise<void>;
   publicUrl(key: string): string;
@@ -86,12 +101,15 @@ export interface StorageDriver {
  * read through kept-open handles (see FileHandles). Keys are never written twice, so the partial's name is the key's.
  */
 export class LocalStorage implements StorageDriver {
-  private readonly files = new FileHandles();
+  private readonly files: FileHandles;
 
   constructor(
     private readonly root: string,
     private readonly urlPrefix = '/media',
-  ) {}
+    private readonly zeroCopy: ZeroCopy | null = null,
+  ) {
+    this.files = new FileHandles(zeroCopy);
+  }
 
   private path(key: string): string {
     return join(this.root, key);
@@ -130,6 +148,28 @@ export class LocalStorage implements StorageDriver {
     } finally {
       lease.release();
     }
+  }
+
+  inMemoryRange(key: string, { start, end }: ByteRange): InMemoryRange | null {
+    const { zeroCopy } = this;
+    if (!zeroCopy) return null;
+    const lease = this.files.leaseOpen(this.path(key));
+    if (!lease) return null;
+    const length = Math.min(end, lease.info.size - 1) - start + 1;
+    if (!lease.mapping?.resident(start, length)) {
+      lease.release();
+      return null;
+    }
+    return {
+      sendTo: (socketFd) => zeroCopy.send(socketFd, lease.handle.fd, start, length),
+      release: () => lease.release(),
+    };
+  }
+
+  openStat(key: string): StoredObject | undefined {
+    const lease = this.files.leaseOpen(this.path(key));
+    lease?.release();
+    return lease?.info;
   }
 
   async stat(key: string): Promise<StoredObject | null> {

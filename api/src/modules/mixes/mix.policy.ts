@@ -53,10 +53,17 @@ export const mixPolicy = {
    * nobody's once deactivated. The viewer is asked for only when it decides.
    */
   async fileAccess(mix: MixAccessFacts | null, viewerId: () => Promise<string | null>, now = new Date()): Promise<FileAccess> {
+    const known = mixPolicy.fileAccessWithoutViewer(mix, now);
+    if (known !== undefined) return known;
+    return (await viewerId()) === mix?.ownerId ? 'private' : null;
+  },
+
+  /** `fileAccess` where the viewer does not matter; undefined where it does (an expired mix: its owner only). */
+  fileAccessWithoutViewer(mix: MixAccessFacts | null, now = new Date()): FileAccess | undefined {
     if (!mix || mix.deactivated) return null;
     if (mixPolicy.isVisible(mix, now)) return 'public';
     if (mix.status === 'draft') return 'private';
-    return (await viewerId()) === mix.ownerId ? 'private' : null;
+    return undefined;
   },
 
   /**
