@@ -20,7 +20,7 @@ function filesUnder(paths) {
   const found = [];
   const walk = (path) => {
     for (const entry of readdirSync(path, { withFileTypes: true })) {
-      if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name === 'dist-server') continue;
+      if (['node_modules', 'dist', 'dist-server', 'dist-pages'].includes(entry.name)) continue;
       const full = join(path, entry.name);
       if (entry.isDirectory()) walk(full);
       else found.push(full);
@@ -100,6 +100,7 @@ await buildWhenChanged(
     'web/index.html',
     'web/vite.config.ts',
     'web/vite.pages.config.ts',
+    'web/scripts',
     'web/tsconfig.json',
     'web/package.json',
     'api/src/shared',

@@ -6,7 +6,7 @@ const escapeXml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char
 const hsl = (hue: number, saturation: number, lightness: number) => `hsl(${Math.round(hue) % 360}, ${saturation}%, ${lightness}%)`;
 
 async function jpeg(svg: string): Promise<Buffer> {
-  return sharp(Buffer.from(svg)).resize(IMAGE_SIZE, IMAGE_SIZE).jpeg({ quality: 82, mozjpeg: true }).toBuffer();
+  return sharp(Buffer.from(svg)).resize(IMAGE_SIZE, IMAGE_SIZE).jpeg({ quality: 82 }).toBuffer();
 }
 
 /** A mix cover: a gradient in the genre's colours with rings and bars, and the title. */

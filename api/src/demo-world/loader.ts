@@ -62,26 +62,25 @@ async function renderImages(world: PlannedWorld, put: (key: string, body: Buffer
   await inParallel(images, 2, (render) => render());
 }
 
-interface RenderedAudio {
-  mixes: Map<string, Omit<RenderedMix, 'kind' | 'mp3'> & { bytes: number }>;
-  fingerprints: Map<string, Fingerprints>;
-}
+type RenderedMixes = Map<string, Omit<RenderedMix, 'kind' | 'mp3'> & { bytes: number }>;
 
 /**
  * The demo world's audio, on the demo world threads: every mix rendered, measured and encoded into storage, and every
- * reference fingerprinted for recognition (stored once its track's row exists). Longest work first, so the threads end
- * together. Logs its progress; stops (failing) when `signal` aborts.
+ * reference fingerprinted for recognition (handed to `fingerprinted` as it comes). Longest work first, so the threads
+ * end together. Logs its progress; stops (failing) when `signal` aborts.
  */
 async function renderAudio(
   world: PlannedWorld,
   put: (key: string, body: Buffer) => Promise<void>,
+  fingerprinted: (trackId: string, fingerprints: Fingerprints) => void,
   log: FastifyBaseLogger,
   signal: AbortSignal | undefined,
-): Promise<RenderedAudio> {
+): Promise<RenderedMixes> {
   const workers = new DemoWorkers();
   const stop = () => void workers.close();
   signal?.addEventListener('abort', stop, { once: true });
-  const audio: RenderedAudio = { mixes: new Map(), fingerprints: new Map() };
+  const mixes: RenderedMixes = new Map();
+  let references = 0;
   const jobs: (DemoJob & { seconds: number })[] = [
     ...world.mixes.map((mix, index) => ({ kind: 'mix' as const, index, seconds: mix.durationSeconds })),
     // A reference's fingerprinting costs about as much as encoding a mix half its length.
@@ -96,24 +95,47 @@ async function renderAudio(
         const mix = world.mixes[index] as PlannedMix;
         const { mp3, durationSeconds, peaks } = await workers.run({ kind, index });
         await put(objectKey(FOLDERS.mixAudio, mix.mp3), Buffer.from(mp3.buffer, mp3.byteOffset, mp3.byteLength));
-        audio.mixes.set(mix.id, { durationSeconds, peaks, bytes: mp3.byteLength });
+        mixes.set(mix.id, { durationSeconds, peaks, bytes: mp3.byteLength });
       } else {
         const { hashes, data, seconds } = await workers.run({ kind, index });
-        audio.fingerprints.set(world.references[index]?.trackId ?? '', { hashes, data, seconds });
+        fingerprinted(world.references[index]?.trackId ?? '', { hashes, data, seconds });
+        references += 1;
       }
       done += 1;
       if (done % step === 0 || done === jobs.length) {
-        log.info({ done, of: jobs.length, mixes: audio.mixes.size, references: audio.fingerprints.size }, 'building the demo world');
+        log.info({ done, of: jobs.length, mixes: mixes.size, references }, 'building the demo world');
       }
     });
   } finally {
     signal?.removeEventListener('abort', stop);
     await workers.close();
   }
-  return audio;
+  return mixes;
 }
 
-async function writeRows(orm: Orm, world: PlannedWorld, rendered: RenderedAudio['mixes'], now: number): Promise<void> {
+/**
+ * The references' catalogue rows, first (their fingerprints are stored as they are made); a build that stopped
+ * midway may have left them, so they are written afresh.
+ */
+async function writeReferenceTracks(orm: Orm, world: PlannedWorld, now: number): Promise<void> {
+  await orm.em.fork().transactional(async (em) => {
+    await em.nativeDelete(Track, { id: { $in: world.references.map((reference) => reference.trackId) } });
+    for (const reference of world.references) {
+      em.create(Track, {
+        id: reference.trackId,
+        title: reference.title,
+        creators: reference.creators.map((name) => ({ id: null, name })),
+        label: { id: null, name: reference.label },
+        cover: reference.cover,
+        buy: !reference.newRelease,
+        newRelease: reference.newRelease,
+        createdAt: new Date(now - 400 * DAY_MS),
+      });
+    }
+  });
+}
+
+async function writeRows(orm: Orm, world: PlannedWorld, rendered: RenderedMixes, now: number): Promise<void> {
   const passwordHash = await bcrypt.hash(DEMO_PASSWORD, BCRYPT_COST);
   const ago = (days: number) => new Date(now - days * DAY_MS);
   await orm.em.fork().transactional(async (em) => {
@@ -135,18 +157,6 @@ async function writeRows(orm: Orm, world: PlannedWorld, rendered: RenderedAudio[
         updatedAt: ago(member.joinedDaysAgo),
       });
       users.set(member.id, user);
-    }
-    for (const reference of world.references) {
-      em.create(Track, {
-        id: reference.trackId,
-        title: reference.title,
-        creators: reference.creators.map((name) => ({ id: null, name })),
-        label: { id: null, name: reference.label },
-        cover: reference.cover,
-        buy: !reference.newRelease,
-        newRelease: reference.newRelease,
-        createdAt: ago(400),
-      });
     }
     const plays = new Map<string, number>();
     for (const listen of world.listens) plays.set(listen.mixId, (plays.get(listen.mixId) ?? 0) + 1);
@@ -255,19 +265,28 @@ export function loadDemoWorld({ orm, storage, log, signal }: DemoWorldOptions, o
       written.push(key);
       await storage.put(key, body);
     };
+    const recognition = new RecognitionService(orm);
+    const stored: Promise<unknown>[] = [];
     try {
-      // Both settle before a failure is handled: the clean-up below must come after the last file written.
-      const [audio, images] = await Promise.allSettled([renderAudio(world, put, log, signal), renderImages(world, put)]);
-      if (audio.status === 'rejected') throw audio.reason;
-      if (images.status === 'rejected') throw images.reason;
-      await writeRows(orm, world, audio.value.mixes, Date.now());
-      // The references' tracks exist now. Fingerprints not stored here (a stop in between) are indexed by a later start.
-      // A few transactions at once: each is mostly waiting on PostgreSQL.
-      const recognition = new RecognitionService(orm);
-      await inParallel([...audio.value.fingerprints], 4, ([trackId, fingerprints]) =>
-        recognition.storeFingerprints(trackId, fingerprints).then(() => undefined),
-      );
+      await writeReferenceTracks(orm, world, Date.now());
+      // The audio on the demo world threads; beside it on this thread the images, the catalogue and each reference's
+      // fingerprints as they come. All settle before a failure is handled: the clean-up must come after the last write.
+      const [audio, ...others] = await Promise.allSettled([
+        renderAudio(world, put, (trackId, fingerprints) => stored.push(recognition.storeFingerprints(trackId, fingerprints)), log, signal),
+        renderImages(world, put),
+        loadDemoCatalogue(orm),
+      ]);
+      const failures = [audio, ...others, ...(await Promise.allSettled(stored))].filter((result) => result.status === 'rejected');
+      if (failures[0]) throw failures[0].reason;
+      if (audio.status === 'fulfilled') await writeRows(orm, world, audio.value, Date.now());
     } catch (error) {
+      await Promise.allSettled(stored);
+      await orm.em
+        .fork()
+        .nativeDelete(Track, {
+          $or: [{ id: { $in: world.references.map((reference) => reference.trackId) } }, { externalSource: DEMO_CATALOGUE_SOURCE }],
+        })
+        .catch(() => undefined);
       await Promise.all(written.map((key) => storage.delete(key).catch(() => undefined)));
       throw error;
     }

@@ -16,6 +16,7 @@ const INPUTS = [
   'embed.html',
   'vite.config.ts',
   'vite.pages.config.ts',
+  'scripts',
   'package.json',
   'public',
   'src',

@@ -231,7 +231,11 @@ class PeakPicker {
       // A ring buffer: `filled` counts every sample ever written; a frame is due every HOP samples once it is full.
       const due = this.filled < FFT_SIZE ? FFT_SIZE - this.filled : HOP - this.sinceHop;
       const take = Math.min(due, input.length - at);
-      for (let i = 0; i < take; i += 1) samples[(this.filled + i) % FFT_SIZE] = input[at + i];
+      // At most one wrap of the ring: two block copies.
+      const slot = this.filled % FFT_SIZE;
+      const first = Math.min(take, FFT_SIZE - slot);
+      samples.set(input.subarray(at, at + first), slot);
+      if (first < take) samples.set(input.subarray(at + first, at + take), 0);
       this.filled += take;
       this.sinceHop = this.filled < FFT_SIZE ? 0 : this.sinceHop + take;
       at += take;
@@ -252,8 +256,10 @@ class PeakPicker {
 
   private analyse() {
     const { frame, window, samples, power, bins } = this;
-    const start = this.filled; // oldest sample sits at filled % FFT_SIZE
-    for (let i = 0; i < FFT_SIZE; i += 1) frame[i] = samples[(start + i) % FFT_SIZE] * window[i];
+    const oldest = this.filled % FFT_SIZE; // the ring's oldest sample: the frame starts there and wraps once
+    const wrapAt = FFT_SIZE - oldest;
+    for (let i = 0; i < wrapAt; i += 1) frame[i] = samples[oldest + i] * window[i];
+    for (let i = wrapAt; i < FFT_SIZE; i += 1) frame[i] = samples[i - wrapAt] * window[i];
     this.fft.power(frame, power, LOW_BIN - 1, HIGH_BIN + 2);
     const slot = this.frames % this.depth;
     const logs = this.logs[slot] as Float32Array;
