@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded-postgres.js';
 import { migrate, type Orm, openOrm } from './db/orm.js';
+import type { DemoAudio } from './demo-world/demo-audio.js';
 import { databaseIsEmpty, demoLoginsExist, loadDemoCatalogueOnce, loadDemoWorld } from './demo-world/loader.js';
 import { DEMO_LOGINS } from './demo-world/plan.js';
 import { indexDemoReferencesOnce } from './demo-world/recognition-references.js';
@@ -57,15 +58,26 @@ export async function prepareDatabase(config: Config, log: FastifyBaseLogger): P
  * Opens the database (the embedded one without DATABASE_URL), applies migrations, and serves on config.PORT; then,
  * unless DEMO=0, builds what is missing of the demo world while it serves (see buildDemoWorldInBackground).
  */
-export async function startServer(config: Config, log: FastifyBaseLogger, webRoot?: string): Promise<RunningServer> {
-  const database = await prepareDatabase(config, log);
+export async function startServer(
+  config: Config,
+  log: FastifyBaseLogger,
+  webRoot?: string,
+  /** The demo world's audio work, begun by a first start before anything else (see main.ts). */
+  demoAudio?: DemoAudio,
+): Promise<RunningServer> {
+  const database = await prepareDatabase(config, log).catch(async (error: unknown) => {
+    await demoAudio?.close();
+    throw error;
+  });
   try {
     const orm = await openOrm(database.url, log);
     const services = await createServices(config, orm, log);
     const app = await buildApp(services, { logger: log, webRoot });
     await app.listen({ port: config.PORT, host: config.HOST });
     const stopping = new AbortController();
-    const demoWorld = config.DEMO ? buildDemoWorldInBackground(orm, services.storage, log, stopping.signal) : Promise.resolve();
+    const demoWorld = config.DEMO
+      ? buildDemoWorldInBackground(orm, services.storage, log, stopping.signal, demoAudio)
+      : Promise.resolve(demoAudio?.close());
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     return {
@@ -84,6 +96,7 @@ export async function startServer(config: Config, log: FastifyBaseLogger, webRoo
       },
     };
   } catch (error) {
+    await demoAudio?.close();
     await database.stop();
     throw error;
   }
@@ -95,10 +108,16 @@ export async function startServer(config: Config, log: FastifyBaseLogger, webRoo
  * the recognition index of its references (once). Each step skips what is there, so a later start only checks. A stop
  * ends the build (which removes what it wrote, so the next start builds it again); a failure is logged, never thrown.
  */
-function buildDemoWorldInBackground(orm: Orm, storage: StorageDriver, log: FastifyBaseLogger, signal: AbortSignal): Promise<void> {
+function buildDemoWorldInBackground(
+  orm: Orm,
+  storage: StorageDriver,
+  log: FastifyBaseLogger,
+  signal: AbortSignal,
+  audio: DemoAudio | undefined,
+): Promise<void> {
   const started = Date.now();
   const build = async () => {
-    const built = await loadDemoWorld({ orm, storage, log, signal });
+    const built = await loadDemoWorld({ orm, storage, log, signal, audio });
     if (built) {
       log.info(
         {

@@ -18,12 +18,11 @@ import { Track } from '../modules/tracks/track.entity.js';
 import { type IUser, User } from '../modules/users/user.entity.js';
 import { GENRE_CODES, type GenreCode } from '../shared/domain.js';
 import { avatar, mixCover, trackCover } from './art.js';
-import { type DemoJob, DemoWorkers, type RenderedMix } from './demo-workers.js';
+import { DemoAudio, inParallel } from './demo-audio.js';
+import type { RenderedMix } from './demo-workers.js';
 import { DEMO_LOGINS, DEMO_PASSWORD, MIX_BITRATE, type PlannedMix, type PlannedWorld, planWorld } from './plan.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Jobs queued per demo world thread: enough that no thread waits for the next while memory stays bounded. */
-const IN_FLIGHT_PER_WORKER = 2;
 
 /** Every storage key the demo world writes. */
 export function demoFileKeys(world: PlannedWorld): string[] {
@@ -32,17 +31,6 @@ export function demoFileKeys(world: PlannedWorld): string[] {
     ...world.references.map((reference) => objectKey(FOLDERS.trackCovers, reference.cover)),
     ...world.mixes.flatMap((mix) => [objectKey(FOLDERS.mixImages, mix.cover), objectKey(FOLDERS.mixAudio, mix.mp3)]),
   ];
-}
-
-async function inParallel<T>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const runners = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const index = next++;
-      await work(items[index] as T, index);
-    }
-  });
-  await Promise.all(runners);
 }
 
 /** Renders the covers and avatars into storage (sharp works on its own threads, beside the audio). */
@@ -65,50 +53,44 @@ async function renderImages(world: PlannedWorld, put: (key: string, body: Buffer
 type RenderedMixes = Map<string, Omit<RenderedMix, 'kind' | 'mp3'> & { bytes: number }>;
 
 /**
- * The demo world's audio, on the demo world threads: every mix rendered, measured and encoded into storage, and every
- * reference fingerprinted for recognition (handed to `fingerprinted` as it comes). Longest work first, so the threads
- * end together. Logs its progress; stops (failing) when `signal` aborts.
+ * The demo world's audio (see DemoAudio), taken as it comes: each mix's MP3 into storage, each reference's
+ * fingerprints handed to `fingerprinted`. Logs its progress; stops (failing) when `signal` aborts.
  */
 async function renderAudio(
   world: PlannedWorld,
+  audio: DemoAudio,
   put: (key: string, body: Buffer) => Promise<void>,
   fingerprinted: (trackId: string, fingerprints: Fingerprints) => void,
   log: FastifyBaseLogger,
   signal: AbortSignal | undefined,
 ): Promise<RenderedMixes> {
-  const workers = new DemoWorkers();
-  const stop = () => void workers.close();
+  const stop = () => void audio.close();
   signal?.addEventListener('abort', stop, { once: true });
   const mixes: RenderedMixes = new Map();
   let references = 0;
-  const jobs: (DemoJob & { seconds: number })[] = [
-    ...world.mixes.map((mix, index) => ({ kind: 'mix' as const, index, seconds: mix.durationSeconds })),
-    // A reference's fingerprinting costs about as much as encoding a mix half its length.
-    ...world.references.map((reference, index) => ({ kind: 'reference' as const, index, seconds: reference.recipe.durationSeconds / 2 })),
-  ].sort((a, b) => b.seconds - a.seconds);
-  const step = Math.ceil(jobs.length / 10);
-  let done = 0;
+  const step = Math.ceil(audio.jobs.length / 10);
   try {
-    await inParallel(jobs, IN_FLIGHT_PER_WORKER * workers.size, async ({ kind, index }) => {
+    for (const [at, job] of audio.jobs.entries()) {
+      const reply = await audio.results[at];
       if (signal?.aborted) throw new Error('the demo world build was stopped');
-      if (kind === 'mix') {
-        const mix = world.mixes[index] as PlannedMix;
-        const { mp3, durationSeconds, peaks } = await workers.run({ kind, index });
+      if (job.kind === 'mix' && reply?.kind === 'mix') {
+        const mix = world.mixes[job.index] as PlannedMix;
+        const { mp3, durationSeconds, peaks } = reply;
         await put(objectKey(FOLDERS.mixAudio, mix.mp3), Buffer.from(mp3.buffer, mp3.byteOffset, mp3.byteLength));
         mixes.set(mix.id, { durationSeconds, peaks, bytes: mp3.byteLength });
-      } else {
-        const { hashes, data, seconds } = await workers.run({ kind, index });
-        fingerprinted(world.references[index]?.trackId ?? '', { hashes, data, seconds });
+      } else if (job.kind === 'reference' && reply?.kind === 'reference') {
+        const { hashes, data, seconds } = reply;
+        fingerprinted(world.references[job.index]?.trackId ?? '', { hashes, data, seconds });
         references += 1;
       }
-      done += 1;
-      if (done % step === 0 || done === jobs.length) {
-        log.info({ done, of: jobs.length, mixes: mixes.size, references }, 'building the demo world');
+      const done = at + 1;
+      if (done % step === 0 || done === audio.jobs.length) {
+        log.info({ done, of: audio.jobs.length, mixes: mixes.size, references }, 'building the demo world');
       }
-    });
+    }
   } finally {
     signal?.removeEventListener('abort', stop);
-    await workers.close();
+    await audio.close();
   }
   return mixes;
 }
@@ -220,6 +202,8 @@ export interface DemoWorldOptions {
   log: FastifyBaseLogger;
   /** Stops the build (it fails, and removes what it wrote), as a server stopping during its first start does. */
   signal?: AbortSignal;
+  /** The audio work, if the start began it already (see DemoAudio); else the build begins it. */
+  audio?: DemoAudio;
 }
 
 const LOCK_NAME = 'mixcrate-demo-world';
@@ -251,11 +235,21 @@ export const databaseIsEmpty = async (orm: Orm) => {
  * database without members: the first start. Files are written first and the rows in one transaction after them;
  * when anything fails, the files go again. Returns false (and changes nothing) when it was not empty.
  */
-export function loadDemoWorld({ orm, storage, log, signal }: DemoWorldOptions, onlyIfEmpty = true): Promise<boolean> {
+export async function loadDemoWorld({ orm, storage, log, signal, audio: begun }: DemoWorldOptions, onlyIfEmpty = true): Promise<boolean> {
+  try {
+    return await buildDemoWorld({ orm, storage, log, signal, audio: begun }, onlyIfEmpty);
+  } finally {
+    // Whatever happened, no thread goes on working for it.
+    await begun?.close();
+  }
+}
+
+function buildDemoWorld({ orm, storage, log, signal, audio: begun }: DemoWorldOptions, onlyIfEmpty: boolean): Promise<boolean> {
   return holdingDemoLock(orm, async () => {
     if (onlyIfEmpty && !(await databaseIsEmpty(orm))) return false;
     const started = Date.now();
     const world = planWorld();
+    const audioWork = begun ?? new DemoAudio(world);
     log.info(
       { members: world.members.length, mixes: world.mixes.length, references: world.references.length },
       'building the demo world (once)',
@@ -272,7 +266,14 @@ export function loadDemoWorld({ orm, storage, log, signal }: DemoWorldOptions, o
       // The audio on the demo world threads; beside it on this thread the images, the catalogue and each reference's
       // fingerprints as they come. All settle before a failure is handled: the clean-up must come after the last write.
       const [audio, ...others] = await Promise.allSettled([
-        renderAudio(world, put, (trackId, fingerprints) => stored.push(recognition.storeFingerprints(trackId, fingerprints)), log, signal),
+        renderAudio(
+          world,
+          audioWork,
+          put,
+          (trackId, fingerprints) => stored.push(recognition.storeFingerprints(trackId, fingerprints)),
+          log,
+          signal,
+        ),
         renderImages(world, put),
         loadDemoCatalogue(orm),
       ]);
@@ -280,6 +281,7 @@ export function loadDemoWorld({ orm, storage, log, signal }: DemoWorldOptions, o
       if (failures[0]) throw failures[0].reason;
       if (audio.status === 'fulfilled') await writeRows(orm, world, audio.value, Date.now());
     } catch (error) {
+      await audioWork.close();
       await Promise.allSettled(stored);
       await orm.em
         .fork()

@@ -12,6 +12,11 @@ export const DEMO_LOGINS = {
 export const MEMBER_COUNT = 64;
 export const REFERENCE_COUNT = 72;
 export const MIXES_PER_GENRE = 6;
+/**
+ * The demo's references end by this time (their recipes run 150 to 230 s): fingerprinting them is a third of the
+ * first start's work, and the mixes take 20 to 40 s from each.
+ */
+const REFERENCE_MAX_SECONDS = 165;
 /** Seconds of equal-power crossfade between two tracks of a mix. */
 export const CROSSFADE_SECONDS = 6;
 /**
@@ -331,6 +336,7 @@ export const referenceIndexOfTrack = (trackId: string): number | null => referen
 function planReferences(random: Random, seed: number): PlannedReference[] {
   return Array.from({ length: REFERENCE_COUNT }, (_, index) => {
     const featured = random.chance(0.25) ? [random.pick(ARTISTS)] : [];
+    const recipe = referenceRecipe(seed, index);
     return {
       index,
       trackId: referenceTrackId(index),
@@ -339,7 +345,7 @@ function planReferences(random: Random, seed: number): PlannedReference[] {
       label: random.pick(LABELS),
       cover: stableFileName(`track-cover:${index}`, 'jpg'),
       newRelease: random.chance(0.15),
-      recipe: referenceRecipe(seed, index),
+      recipe: { ...recipe, durationSeconds: Math.min(recipe.durationSeconds, REFERENCE_MAX_SECONDS) },
     };
   });
 }
@@ -360,7 +366,7 @@ function planMixes(random: Random, members: PlannedMember[], references: Planned
       if (!owner) throw new Error('no mix owners');
       const long = random.chance(0.12);
       // From 121 s: MP3 readers that estimate the length (music-metadata) say about 0.2 s short, still two minutes.
-      const durationSeconds = long ? random.int(180, 300) : random.int(121, 150);
+      const durationSeconds = long ? random.int(180, 240) : random.int(121, 130);
       const count = Math.min(12, Math.max(5, random.int(5, Math.floor(durationSeconds / 16))));
       const segmentSeconds = (durationSeconds + (count - 1) * CROSSFADE_SECONDS) / count;
       const chosen = random.sample(referencePool(genreIndex), count);

@@ -179,12 +179,13 @@ export class RealFft {
     let stage = 0;
     for (let span = 4; span < half; span *= 2, stage += 1) {
       const twiddles = this.twiddles[stage] as Float64Array;
-      for (let start = 0; start < half; start += span * 2) {
-        for (let k = 0; k < span; k += 1) {
-          const a = start + k;
+      // Twiddle by twiddle: each is loaded once per stage, not once per group (the butterflies are independent).
+      const stride = span * 2;
+      for (let k = 0; k < span; k += 1) {
+        const wr = twiddles[2 * k];
+        const wi = twiddles[2 * k + 1];
+        for (let a = k; a < half; a += stride) {
           const b = a + span;
-          const wr = twiddles[2 * k];
-          const wi = twiddles[2 * k + 1];
           const xr = re[b] * wr - im[b] * wi;
           const xi = re[b] * wi + im[b] * wr;
           re[b] = re[a] - xr;
