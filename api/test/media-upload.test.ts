@@ -3,10 +3,12 @@ import { readFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { MP3_MAX_BYTES } from '../src/modules/media/audio.js';
 import { COVER_MAX_BYTES } from '../src/modules/media/media.service.js';
+import { pipeIntoStorage } from '../src/modules/media/storage.js';
 import { createTestApp, type Member, signUpMember, type TestApp } from './support/app.js';
 import { filesUnder, silentWav, sineMp3 } from './support/audio.js';
 import { imageBomb, solidImage } from './support/images.js';
@@ -207,6 +209,32 @@ describe('POST /api/mix/create-mix', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json().error).toMatch(/^Unknown genre/);
     await expectNothingLeft(before);
+  });
+
+  test("storage that fails while the MP3 streams in is a 503 that says so, not the client's malformed form, and leaves nothing", async () => {
+    const storage = t.services.storage;
+    const put = storage.put.bind(storage);
+    // A disk that fails once some of the MP3 has arrived.
+    const spy = vi.spyOn(storage, 'put').mockImplementation((key, body) => {
+      if (!key.startsWith('mix/mix-audio/')) return put(key, body);
+      let taken = 0;
+      const failing = new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          taken += chunk.length;
+          done(taken > 4096 ? Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }) : null);
+        },
+      });
+      return pipeIntoStorage(body, failing);
+    });
+    try {
+      const before = await snapshot();
+      const response = await createMix(form());
+      expect(response.statusCode).toBe(503);
+      expect(response.json().error).toBe('Storage is unavailable right now; please try again');
+      await expectNothingLeft(before);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   test('an MP3 over 314,572,800 bytes is a 413 as soon as the limit passes, over a real socket', async () => {

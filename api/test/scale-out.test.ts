@@ -1,6 +1,7 @@
 /**
- * Scale-out: two API processes as two hosts (two ports of this machine) behind a real nginx from Debian, sharing one
- * PostgreSQL, Redis and a Cloud Storage bucket (the GCS stand-in). What one host does, the other sees: a mix uploaded
+ * Scale-out: two API processes as two hosts (each in a network namespace of its own, reaching PostgreSQL, Redis and
+ * the bucket over its veth link; two ports of this machine where namespaces cannot be made) behind a real nginx from
+ * Debian, sharing one PostgreSQL, Redis and a Cloud Storage bucket (the GCS stand-in). What one host does, the other sees: a mix uploaded
  * through one streams from the other, a play on one moves the count seen on the other, a resumable upload begun on one
  * finishes on the other (its state is in shared storage, not on one host's disk); and once one host is killed, requests
  * through the proxy keep succeeding.
@@ -17,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestDatabase, dropTestDatabase, STRONG_PASSWORD } from './support/app.js';
 import { sineMp3 } from './support/audio.js';
 import { type GcsStandIn, startGcsStandIn } from './support/gcs-stand-in.js';
+import { type HostNetwork, makeHostNetwork } from './support/host-network.js';
 import { solidImage } from './support/images.js';
 import { typedTracks } from './support/mixes.js';
 import { type ServerProcess, startServerProcess } from './support/server-process.js';
@@ -31,6 +33,7 @@ let hostA: ServerProcess;
 let hostB: ServerProcess;
 let proxy: { url: string; child: ChildProcess };
 let token: string;
+let networks: HostNetwork[] = [];
 
 async function freePort(): Promise<number> {
   const server = createServer().listen(0, '127.0.0.1');
@@ -60,7 +63,7 @@ http {
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
   client_max_body_size 0;
-  upstream mixcrate { ${hosts.map((host) => `server 127.0.0.1:${host.port} max_fails=1 fail_timeout=30s;`).join(' ')} }
+  upstream mixcrate { ${hosts.map((host) => `server ${new URL(host.url).host} max_fails=1 fail_timeout=30s;`).join(' ')} }
   server {
     listen 127.0.0.1:${port};
     location / {
@@ -102,23 +105,37 @@ beforeAll(async () => {
   if (!NGINX) throw new Error('nginx is not installed (apt-get install nginx)');
   databaseUrl = await createTestDatabase();
   standIn = await startGcsStandIn();
+  const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
   const shared = {
-    REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
     GCS_BUCKET: 'mixcrate-scale-out',
-    GCS_API_ENDPOINT: standIn.url,
     GCS_PROJECT_ID: 'mixcrate-test',
     TRUST_PROXY: '1',
     // Hosts of one site sign with one key (each would otherwise generate its own into its DATA_DIR).
     JWT_SECRET: randomBytes(32).toString('hex'),
   };
-  const host = async () => {
+  const host = async (index: number) => {
     const dataDir = await mkdtemp(join(tmpdir(), 'mixcrate-scale-host-'));
     dirs.push(dataDir);
-    return startServerProcess({ databaseUrl, dataDir, env: shared });
+    const network = makeHostNetwork(index);
+    if (!network)
+      return startServerProcess({ databaseUrl, dataDir, env: { ...shared, REDIS_URL: redisUrl, GCS_API_ENDPOINT: standIn.url } });
+    networks.push(network);
+    // The shared services, as this host reaches them: through its link to this machine.
+    const through = async (url: string) => {
+      const parsed = new URL(url);
+      parsed.host = await network.forward(parsed.host);
+      return parsed.toString().replace(/\/$/, '');
+    };
+    return startServerProcess({
+      databaseUrl: await through(databaseUrl),
+      dataDir,
+      env: { ...shared, REDIS_URL: await through(redisUrl), GCS_API_ENDPOINT: await through(standIn.url) },
+      host: { address: network.address, command: network.command },
+    });
   };
   // One after the other: the first applies the migrations.
-  hostA = await host();
-  hostB = await host();
+  hostA = await host(1);
+  hostB = await host(2);
   proxy = await startProxy([hostA, hostB]);
   const signUp = await fetch(`${hostA.url}/api/user/create-user`, {
     method: 'POST',
@@ -133,6 +150,8 @@ afterAll(async () => {
   proxy?.child.kill('SIGQUIT');
   if (proxy) await once(proxy.child, 'exit').catch(() => undefined);
   await Promise.all([hostA?.stop(), hostB?.stop()]);
+  await Promise.all(networks.map((network) => network.remove()));
+  networks = [];
   await standIn?.close();
   if (databaseUrl) await dropTestDatabase(databaseUrl);
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));

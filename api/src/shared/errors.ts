@@ -35,6 +35,14 @@ export class PayloadTooLargeError extends DomainError {
   readonly status = 413;
   readonly code = 'PAYLOAD_TOO_LARGE';
 }
+/** The media storage (the disk, the bucket) failed to take or give a file: no fault of the request, which may be retried. */
+export class StorageUnavailableError extends DomainError {
+  readonly status = 503;
+  readonly code = 'SERVICE_UNAVAILABLE';
+  constructor(message = 'Storage is unavailable right now; please try again', options?: ErrorOptions) {
+    super(message, options);
+  }
+}
 export class TooManyRequestsError extends DomainError {
   readonly status = 429;
   readonly code = 'TOO_MANY_REQUESTS';

@@ -103,7 +103,9 @@ export async function startGcsStandIn(): Promise<GcsStandIn> {
       const name = target.searchParams.get('name') ?? metadata.name ?? '';
       const contentType = metadata.contentType ?? String(request.headers['x-upload-content-type'] ?? 'application/octet-stream');
       sessions.set(id, { bucket: upload[1], name, contentType, received: [] });
-      response.writeHead(200, { location: `${url}/upload/storage/v1/b/${upload[1]}/o?uploadType=resumable&upload_id=${id}` }).end();
+      // At the address the client used (a host in a network namespace reaches the stand-in through a forwarder).
+      const base = request.headers.host ? `http://${request.headers.host}` : url;
+      response.writeHead(200, { location: `${base}/upload/storage/v1/b/${upload[1]}/o?uploadType=resumable&upload_id=${id}` }).end();
       return;
     }
     if (upload && request.method === 'PUT') {

@@ -29,6 +29,8 @@ export interface ServerProcessOptions {
   dataDir: string;
   /** More environment (REDIS_URL, GCS_BUCKET...), over the defaults below. */
   env?: Record<string, string>;
+  /** Where it listens (default loopback), and a command prefix that runs it there (a network namespace's). */
+  host?: { address: string; command: string[] };
 }
 
 /** Every server this test file started that may still run: a test that timed out while one started leaves it here. */
@@ -48,8 +50,9 @@ async function ended(child: ChildProcess, signal: NodeJS.Signals): Promise<void>
  * Starts the server on DATABASE_URL (never the embedded PostgreSQL: its postgres child would outlive a SIGKILLed Node)
  * and DATA_DIR, and resolves once it logs that it is ready.
  */
-export async function startServerProcess({ databaseUrl, dataDir, env = {} }: ServerProcessOptions): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+export async function startServerProcess({ databaseUrl, dataDir, env = {}, host }: ServerProcessOptions): Promise<ServerProcess> {
+  const [program, ...args] = [...(host?.command ?? []), process.execPath, '--import', 'tsx', 'src/main.ts'];
+  const child = spawn(program ?? process.execPath, args, {
     cwd: API_DIR,
     env: {
       ...process.env,
@@ -58,7 +61,7 @@ export async function startServerProcess({ databaseUrl, dataDir, env = {} }: Ser
       DATABASE_URL: databaseUrl,
       DATA_DIR: dataDir,
       PORT: '0',
-      HOST: '127.0.0.1',
+      HOST: host?.address ?? '127.0.0.1',
       DEMO: '0',
       REDIS_URL: '',
       LOG_LEVEL: 'info',
@@ -77,7 +80,9 @@ export async function startServerProcess({ databaseUrl, dataDir, env = {} }: Ser
         if (!line.startsWith('{')) return;
         const record = JSON.parse(line) as LogRecord;
         records.push(record);
-        const listening = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(record.msg);
+        const listening = new RegExp(`Server listening at (http://${(host?.address ?? '127.0.0.1').replaceAll('.', '\\.')}:\\d+)`).exec(
+          record.msg,
+        );
         if (listening?.[1]) url = listening[1];
         if (record.msg === 'mixcrate is ready') resolve();
       });

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { type Bucket, Storage } from '@google-cloud/storage';
-import { type ByteRange, contentTypeOf, type StorageDriver, type StoredObject } from './storage.js';
+import { StorageUnavailableError } from '../../shared/errors.js';
+import { type ByteRange, contentTypeOf, pipeIntoStorage, type StorageDriver, type StoredObject } from './storage.js';
 
 export interface GcsOptions {
   bucket: string;
@@ -32,11 +32,13 @@ export class GcsStorage implements StorageDriver {
     const file = this.bucket.file(key);
     const metadata = { contentType: contentTypeOf(key), cacheControl: 'private, max-age=31536000, immutable' };
     if (Buffer.isBuffer(body)) {
-      await file.save(body, { resumable: false, metadata });
+      await file.save(body, { resumable: false, metadata }).catch((error: unknown) => {
+        throw new StorageUnavailableError(undefined, { cause: error });
+      });
       return;
     }
     // A resumable session: the SDK retries interrupted chunks, and the object exists only once the stream ends.
-    await pipeline(body, file.createWriteStream({ resumable: true, metadata }));
+    await pipeIntoStorage(body, file.createWriteStream({ resumable: true, metadata }));
   }
 
   get(key: string, range?: ByteRange): Readable {

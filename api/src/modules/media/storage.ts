@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { StorageUnavailableError } from '../../shared/errors.js';
 import { FileHandles, LeasedRangeStream } from './file-handles.js';
 import type { ZeroCopy } from './zero-copy.js';
 
@@ -56,6 +57,24 @@ const partialPath = (target: string) => `${target}.partial`;
 export interface StoredObject {
   size: number;
   modified: Date;
+}
+
+/**
+ * Pipes a body into storage. When the storage side fails (a full disk, an unreachable bucket), the answer is a
+ * StorageUnavailableError (503), not the error the failure also put on the body (which a multipart parser would
+ * otherwise take for the client's malformed upload); a failing body keeps its own error.
+ */
+export async function pipeIntoStorage(body: Readable | Buffer, sink: Writable): Promise<void> {
+  let storageFailed = false;
+  sink.prependListener('error', () => {
+    storageFailed = true;
+  });
+  try {
+    await pipeline(Buffer.isBuffer(body) ? [body] : body, sink);
+  } catch (error) {
+    if (storageFailed) throw new StorageUnavailableError(undefined, { cause: error });
+    throw error;
+  }
 }
 
 /** Inclusive byte positions, as in HTTP Range. */
@@ -117,11 +136,15 @@ export class LocalStorage implements StorageDriver {
 
   async put(key: string, body: Readable | Buffer): Promise<void> {
     const target = this.path(key);
-    await mkdir(dirname(target), { recursive: true });
     const partial = partialPath(target);
+    const onDisk = (step: Promise<unknown>) =>
+      step.catch((error: unknown) => {
+        throw new StorageUnavailableError(undefined, { cause: error });
+      });
     try {
-      await pipeline(Buffer.isBuffer(body) ? [body] : body, createWriteStream(partial));
-      await rename(partial, target);
+      await onDisk(mkdir(dirname(target), { recursive: true }));
+      await pipeIntoStorage(body, createWriteStream(partial));
+      await onDisk(rename(partial, target));
     } catch (error) {
       await rm(partial, { force: true });
       throw error;
