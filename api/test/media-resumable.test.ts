@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { MP3_MAX_BYTES } from '../src/modules/media/audio.js';
 import { RESUMABLE_UPLOAD_TTL_MS } from '../src/modules/media/resumable-uploads.js';
+import { StorageUnavailableError } from '../src/shared/errors.js';
 import { createTestApp, type Member, signUpMember, type TestApp } from './support/app.js';
 import { filesUnder, sineMp3 } from './support/audio.js';
 import { solidImage } from './support/images.js';
@@ -218,6 +219,22 @@ describe('tus resumable uploads for the MP3', () => {
     });
     expect(response.json().error).toBe('Cover Image');
     expect((await createMixWith(id)).statusCode).toBe(201);
+  });
+
+  test('storage that fails during a PATCH is a 503 that says so, and the upload resumes from what was kept', async () => {
+    const created = await createUpload(mp3.length);
+    const location = String(created.headers.get('location'));
+    const spy = vi.spyOn(t.services.storage, 'put').mockRejectedValue(new StorageUnavailableError());
+    try {
+      const failed = await patch(location, 0, mp3);
+      expect(failed.status).toBe(503);
+      expect(await failed.text()).toBe('Storage is unavailable right now; please try again');
+    } finally {
+      spy.mockRestore();
+    }
+    const offset = Number((await offsetOf(location)).headers.get('upload-offset'));
+    expect((await patch(location, offset, mp3.subarray(offset))).status).toBe(204);
+    expect((await offsetOf(location)).headers.get('upload-offset')).toBe(String(mp3.length));
   });
 
   test('uploads nobody used are swept after a day, finished or not', async () => {

@@ -4,7 +4,7 @@ import { Server, type Upload } from '@tus/server';
 import { ERRORS, type Lock, type Locker, type RequestRelease } from '@tus/utils';
 import type { AdvisoryLocks, HeldLock } from '../../db/advisory-locks.js';
 import type { Orm } from '../../db/orm.js';
-import { InvalidInputError } from '../../shared/errors.js';
+import { InvalidInputError, StorageUnavailableError } from '../../shared/errors.js';
 import { isStorableText } from '../../shared/inputs.js';
 import type { Viewer } from '../auth/tokens.js';
 import { MP3_MAX_BYTES, MP3_MESSAGES } from './audio.js';
@@ -98,6 +98,7 @@ export class ResumableUploads {
         return { metadata: { ...upload.metadata, owner: viewer.id } };
       },
       onResponseError: async (_request, error) => {
+        if (error instanceof StorageUnavailableError) return { status_code: error.status, body: error.message };
         const status = (error as Partial<TusRefusal>).status_code;
         return status === 413 ? { status_code: 413, body: MP3_MESSAGES.tooLarge } : undefined;
       },
