@@ -65,14 +65,24 @@ export interface StoredObject {
  * otherwise take for the client's malformed upload); a failing body keeps its own error.
  */
 export async function pipeIntoStorage(body: Readable | Buffer, sink: Writable): Promise<void> {
-  let storageFailed = false;
+  // A failure on either side is passed to the other (pipeline destroys both with it): the side that failed first is
+  // the one whose failure it is.
+  // A body that failed (or stopped) before it got here, while the storage prepared, is the body's failure too.
+  const failed: { first: 'body' | 'storage' | null } = {
+    first: !Buffer.isBuffer(body) && (body.errored || body.destroyed) ? 'body' : null,
+  };
   sink.prependListener('error', () => {
-    storageFailed = true;
+    failed.first ??= 'storage';
   });
+  if (!Buffer.isBuffer(body)) {
+    body.prependListener('error', () => {
+      failed.first ??= 'body';
+    });
+  }
   try {
     await pipeline(Buffer.isBuffer(body) ? [body] : body, sink);
   } catch (error) {
-    if (storageFailed) throw new StorageUnavailableError(undefined, { cause: error });
+    if (failed.first === 'storage') throw new StorageUnavailableError(undefined, { cause: error });
     throw error;
   }
 }
