@@ -193,10 +193,9 @@ export function mediaDelivery(services: Services, log: FastifyBaseLogger): Media
       const key = objectKeyOf(request.url ?? '');
       const parsed = key === null ? null : parseObjectKey(key);
       // A seeking listener's ranges after the first wait for nothing: the mix's facts are remembered, its file open.
-      const access: FileAccess = parsed
-        ? (media.knownFileAccess(parsed.folder, parsed.fileName) ??
-          (await media.fileAccess(parsed.folder, parsed.fileName, viewerOf(request.headers))))
-        : null;
+      const known = parsed ? media.knownFileAccess(parsed.folder, parsed.fileName) : null;
+      const access: FileAccess =
+        known === undefined && parsed ? await media.fileAccess(parsed.folder, parsed.fileName, viewerOf(request.headers)) : (known ?? null);
       const info = key !== null && access ? (storage.openStat?.(key) ?? (await storage.stat(key))) : null;
       if (key === null || !access || !info) return answerError(response, 404, 'Not found');
       const plan = planDelivery(request.headers, info, contentTypeOf(key), access);
