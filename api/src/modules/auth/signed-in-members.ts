@@ -10,4 +10,6 @@ export type SignedInMembers = NotifiedCache<true>;
  * would otherwise ask the database first. A deleted member's entry goes at once on every instance.
  */
 export const signedInMembers = (connectionString: string, log: { warn(object: object, message: string): void }): SignedInMembers =>
-  new NotifiedCache<true>(connectionString, log, { channel: MEMBERS_REMOVED_CHANNEL });
+  // An hour: removals arrive by notification (and nothing is remembered while they cannot), so the time limit is only
+  // a backstop; a shorter one would cost a member's requests a lookup every time it lapsed.
+  new NotifiedCache<true>(connectionString, log, { channel: MEMBERS_REMOVED_CHANNEL, ttlMs: 60 * 60 * 1000 });
