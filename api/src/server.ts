@@ -75,9 +75,8 @@ export async function startServer(
     const app = await buildApp(services, { logger: log, webRoot });
     await app.listen({ port: config.PORT, host: config.HOST });
     const stopping = new AbortController();
-    const demoWorld = config.DEMO
-      ? buildDemoWorldInBackground(orm, services.storage, log, stopping.signal, demoAudio)
-      : Promise.resolve(demoAudio?.close());
+    // main.ts begins the demo audio only with DEMO on.
+    const demoWorld = config.DEMO ? buildDemoWorldInBackground(orm, services.storage, log, stopping.signal, demoAudio) : Promise.resolve();
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     return {

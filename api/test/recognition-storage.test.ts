@@ -14,23 +14,12 @@ import { migrate, type Orm, openOrm } from '../src/db/orm.js';
 import { encodeWav } from '../src/modules/recognition/audio.js';
 import { encodeMp3 } from '../src/modules/recognition/recognition.js';
 import { RecognitionService } from '../src/modules/recognition/recognition.service.js';
-import {
-  CONDITIONS,
-  type MixCondition,
-  planMix,
-  referenceAudio,
-  renderMix,
-  TEST_SAMPLE_RATE,
-  testReferences,
-  truthOf,
-} from '../src/modules/recognition/test-set/generate.js';
+import { referenceAudio, renderMix, TEST_SAMPLE_RATE } from '../src/modules/recognition/test-set/generate.js';
 import { CatalogueService } from '../src/modules/tracks/catalogue/catalogue.service.js';
 import { createTestDatabase, dropTestDatabase } from './support/app.js';
+import { MIX, SET, TRUTH } from './support/recognition.js';
 
 const run = promisify(execFile);
-const SET = testReferences(7, 4, 1, 75);
-const condition: MixCondition = { ...(CONDITIONS[0] as MixCondition), play: [35, 45], crossfade: [16, 24], unknownShare: 0.25 };
-const MIX = planMix(SET, condition, 3, 3);
 
 let url: string;
 let orm: Orm;
@@ -104,8 +93,7 @@ test('the CLI indexes a folder of MP3 and WAV files, attaching to catalogue trac
 }, 300_000);
 
 test('a mix is identified through the service and through the CLI, with its plays and times', async () => {
-  const truth = truthOf(MIX);
-  expect(truth.length).toBeGreaterThanOrEqual(2);
+  expect(TRUTH.length).toBeGreaterThanOrEqual(2);
   const service = new RecognitionService(orm);
   const fractions: number[] = [];
   const { readFile } = await import('node:fs/promises');
@@ -114,9 +102,9 @@ test('a mix is identified through the service and through the CLI, with its play
     durationSeconds: MIX.durationSeconds,
     onProgress: (progress) => fractions.push(progress.fraction ?? -1),
   });
-  expect(detections.map((d) => d.externalId)).toEqual(truth.map((play) => externalIdOf(play.track)));
+  expect(detections.map((d) => d.externalId)).toEqual(TRUTH.map((play) => externalIdOf(play.track)));
   detections.forEach((detection, i) => {
-    const play = truth[i] as (typeof truth)[number];
+    const play = TRUTH[i] as (typeof TRUTH)[number];
     expect(Math.abs(detection.start - play.start)).toBeLessThan(15);
     expect(detection.end).toBeGreaterThan(detection.start);
     expect(detection.confidence).toBeGreaterThan(0);

@@ -120,7 +120,8 @@ export async function pageOfMixes(em: EntityManager, query: PageQuery, total: Pr
     : `mix where ${where(query.filter)}`;
   const origin = query.distanceFrom ? originSql(query.distanceFrom) : null;
   const distance = origin ? `earth_distance(${origin.earth}, geo)` : 'null::float8';
-  const savedMark = query.viewerId && query.savedByViewerSql ? query.savedByViewerSql('m.id') : 'null::boolean';
+  const marksSaved = Boolean(query.viewerId && query.savedByViewerSql);
+  const savedMark = marksSaved && query.savedByViewerSql ? query.savedByViewerSql('m.id') : 'null::boolean';
   const counted = total instanceof Promise ? null : total;
   // With the count in the statement, its one row comes back even when the page is empty (the page's columns null).
   const rows = await em.execute<PageRow[]>(
@@ -145,7 +146,7 @@ export async function pageOfMixes(em: EntityManager, query: PageQuery, total: Pr
         ...(cursor ? { cursorTime: cursor[0], cursorId: cursor[1] } : {}),
         ...(walk ? { walkLimit: walk.limit, ...walk.condition.params, ...walk.fallback.params } : {}),
         ...(origin?.params ?? {}),
-        ...(savedMark === 'null::boolean' ? {} : { viewerId: query.viewerId }),
+        ...(marksSaved ? { viewerId: query.viewerId } : {}),
         rowLimit: size + 1,
         offset,
       },
