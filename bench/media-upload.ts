@@ -7,7 +7,7 @@ import { request as httpRequest } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import sharp from 'sharp';
-import { MP3_MAX_BYTES } from '../api/src/modules/media/audio.js';
+import { MP3_RULE } from '../api/src/shared/rules.js';
 import { type ApiProcess, benchDatabase, MB, measureRss, mp3Frames, out, repeated, signUp, startApi } from './support.js';
 
 const TARGET_GROWTH_MB = 64;
@@ -147,7 +147,7 @@ async function main(): Promise<void> {
       .png()
       .toBuffer();
     const frames = mp3Frames(20, 320);
-    const repeats = Math.floor(MP3_MAX_BYTES / frames.length);
+    const repeats = Math.floor(MP3_RULE.maxBytes / frames.length);
     const size = frames.length * repeats;
     out(
       `media upload benchmark: one ${mb(size)} MB MP3 (${((repeats * 20) / 60).toFixed(0)} min at 320 kbps), loopback, API in its own process`,

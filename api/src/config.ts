@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
+import { BETA_CODE, normaliseBetaCode } from './shared/rules.js';
 
 const optionalUrl = (protocols: string[]) =>
   z
@@ -32,7 +33,7 @@ const envSchema = z.object({
     .default('30d'),
   SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
   MAIL_FROM: z.string().min(3).default('mixcrate <no-reply@mixcrate.local>'),
-  BETA_CODES: z.string().default('free-mix'),
+  BETA_CODES: z.string().default(BETA_CODE.default),
   REDIS_URL: optionalUrl(['redis:', 'rediss:']),
   TRUST_PROXY: flag(false),
   // Which other sites' pages may call the API from the browser: * (any) or a comma-separated list of origins.
@@ -113,9 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, baseDir = env.I
     ...values,
     DATA_DIR: isAbsolute(values.DATA_DIR) ? values.DATA_DIR : resolve(baseDir, values.DATA_DIR),
     PUBLIC_URL: (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, ''),
-    BETA_CODES: values.BETA_CODES.split(',')
-      .map((code) => code.trim().toLowerCase())
-      .filter(Boolean),
+    BETA_CODES: values.BETA_CODES.split(',').map(normaliseBetaCode).filter(Boolean),
     CORS_ORIGINS: values.CORS_ORIGINS.trim() === '*' ? '*' : values.CORS_ORIGINS.split(',').map((origin) => origin.trim()),
     isProduction,
   };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { messages } from '../src/shared/validation.js';
+import { messages } from '../src/shared/rules.js';
 import { createTestApp, gql, STRONG_PASSWORD, signUpMember, type TestApp } from './support/app.js';
 
 let t: TestApp;

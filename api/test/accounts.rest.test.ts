@@ -1,7 +1,7 @@
 import { SignJWT } from 'jose';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { messages } from '../src/shared/validation.js';
+import { messages } from '../src/shared/rules.js';
 import { createTestApp, freshIp, type Member, STRONG_PASSWORD, signUpMember, type TestApp } from './support/app.js';
 import { imageBomb, multipart, solidImage } from './support/images.js';
 import { statementsDuring } from './support/mixes.js';

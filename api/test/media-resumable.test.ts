@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { MP3_MAX_BYTES } from '../src/modules/media/audio.js';
 import { RESUMABLE_UPLOAD_TTL_MS } from '../src/modules/media/resumable-uploads.js';
 import { StorageUnavailableError } from '../src/shared/errors.js';
+import { MP3_RULE, mp3Problem } from '../src/shared/rules.js';
 import { createTestApp, type Member, signUpMember, type TestApp } from './support/app.js';
 import { filesUnder, sineMp3 } from './support/audio.js';
 import { solidImage } from './support/images.js';
@@ -175,11 +175,14 @@ describe('tus resumable uploads for the MP3', () => {
     expect((await createMixWith(location.split('/').pop() ?? '')).statusCode).toBe(201);
   });
 
-  test('an upload over 314,572,800 bytes is refused when it is announced', async () => {
-    const response = await createUpload(MP3_MAX_BYTES + 1);
+  test('an upload of exactly 314,572,800 bytes is taken and one byte more refused when announced, as the web decides too', async () => {
+    expect(MP3_RULE.maxBytes).toBe(314_572_800);
+    const response = await createUpload(MP3_RULE.maxBytes + 1);
     expect(response.status).toBe(413);
     expect(await response.text()).toBe('File too large (max. 300MB)');
-    expect((await createUpload(MP3_MAX_BYTES)).status).toBe(201);
+    expect(mp3Problem({ type: MP3_RULE.type, size: MP3_RULE.maxBytes + 1 })).toBe('File too large (max. 300MB)');
+    expect((await createUpload(MP3_RULE.maxBytes)).status).toBe(201);
+    expect(mp3Problem({ type: MP3_RULE.type, size: MP3_RULE.maxBytes })).toBeNull();
   });
 
   test('an unfinished upload cannot become a mix yet, and stays for the client to finish', async () => {

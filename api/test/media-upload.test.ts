@@ -6,9 +6,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { MP3_MAX_BYTES } from '../src/modules/media/audio.js';
-import { COVER_MAX_BYTES } from '../src/modules/media/media.service.js';
 import { pipeIntoStorage } from '../src/modules/media/storage.js';
+import { COVER_RULE, imageProblem, MP3_RULE } from '../src/shared/rules.js';
 import { createTestApp, type Member, signUpMember, type TestApp } from './support/app.js';
 import { filesUnder, silentWav, sineMp3 } from './support/audio.js';
 import { imageBomb, solidImage } from './support/images.js';
@@ -69,6 +68,25 @@ async function expectNothingLeft(before: { rows: number; files: string[] }) {
   expect(await mixFiles()).toEqual(before.files);
 }
 const snapshot = async () => ({ rows: await mixCount(), files: await mixFiles() });
+
+/** A JPEG grown to exactly `size` bytes with comment segments after its start marker (decoders skip comments). */
+function jpegOfSize(jpeg: Buffer, size: number): Buffer {
+  const segments: Buffer[] = [];
+  let missing = size - jpeg.length;
+  while (missing > 0) {
+    // A segment is its marker (2 bytes), its length (2 bytes, counting itself) and at most 65,533 bytes of comment.
+    let body = Math.min(65_533, missing - 4);
+    // Leave no remainder under a segment's 4 bytes for the next one.
+    if (missing - (4 + body) > 0 && missing - (4 + body) < 4) body -= 4;
+    if (body < 0) throw new Error('a gap under 4 bytes cannot be filled with a segment');
+    const segment = Buffer.alloc(4 + body, 0x20);
+    segment.writeUInt16BE(0xfffe, 0);
+    segment.writeUInt16BE(body + 2, 2);
+    segments.push(segment);
+    missing -= segment.length;
+  }
+  return Buffer.concat([jpeg.subarray(0, 2), ...segments, jpeg.subarray(2)]);
+}
 
 describe('POST /api/mix/create-mix', () => {
   test('creates a draft owned by the caller, with the MP3 stored byte for byte and the cover as a 400x400 JPEG', async () => {
@@ -196,11 +214,19 @@ describe('POST /api/mix/create-mix', () => {
 
   test('a cover over 5,242,880 bytes is a 413 before it is decoded', async () => {
     const before = await snapshot();
-    const data = Buffer.concat([await solidImage('png', 10, 10), randomBytes(COVER_MAX_BYTES)]);
+    const data = Buffer.concat([await solidImage('png', 10, 10), randomBytes(COVER_RULE.maxBytes)]);
     const response = await createMix(form({ coverFile: { fileName: 'big.png', type: 'image/png', data } }));
     expect(response.statusCode).toBe(413);
     expect(response.json().error).toBe('File too large (max. 5MB)');
     await expectNothingLeft(before);
+  });
+
+  test('a cover of exactly 5,242,880 bytes is taken, as the web decides too', async () => {
+    const data = jpegOfSize(await solidImage('jpeg', 300, 300), COVER_RULE.maxBytes);
+    expect(data.length).toBe(5_242_880);
+    expect(imageProblem(COVER_RULE, { name: 'big.jpg', size: data.length })).toBeNull();
+    const response = await createMix(form({ coverFile: { fileName: 'big.jpg', type: 'image/jpeg', data } }));
+    expect(response.statusCode).toBe(201);
   });
 
   test('an unknown genre is a 400 and the files already stored are removed', async () => {
@@ -266,12 +292,12 @@ describe('POST /api/mix/create-mix', () => {
         },
       );
       request.on('error', (error) => {
-        if (sent <= MP3_MAX_BYTES) reject(error);
+        if (sent <= MP3_RULE.maxBytes) reject(error);
       });
       request.write(opening);
       request.write(fileHead);
       const pump = () => {
-        while (sent <= MP3_MAX_BYTES + frames.length) {
+        while (sent <= MP3_RULE.maxBytes + frames.length) {
           sent += frames.length;
           if (!request.write(frames)) return void request.once('drain', pump);
         }

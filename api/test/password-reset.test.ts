@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { messages } from '../src/shared/validation.js';
+import { messages } from '../src/shared/rules.js';
 import { createTestApp, freshIp, gql, STRONG_PASSWORD, signUpMember, type TestApp } from './support/app.js';
 import { resetLinkIn, startSmtpReceiver } from './support/smtp.js';
 

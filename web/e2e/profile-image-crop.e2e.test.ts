@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type * as ProfileImage from '../src/pages/profile/profile-image';
+import type * as SquareCrop from '../src/components/square-crop';
 import { launchBrowser } from './support/browser';
 import { WEB_DIR } from './support/web-build';
 
@@ -12,7 +12,7 @@ import { WEB_DIR } from './support/web-build';
  * four 200 x 200 quarters of one colour each (the whole image, a shifted area or swapped x and y would not).
  */
 const SOURCE = { width: 800, height: 400, splitX: 500, splitY: 120 };
-const AREA: ProfileImage.CropArea = { x: 460, y: 80, width: 80, height: 80 };
+const AREA: SquareCrop.CropArea = { x: 460, y: 80, width: 80, height: 80 };
 const COLOURS = {
   topLeft: [220, 40, 40],
   topRight: [40, 60, 220],
@@ -32,8 +32,8 @@ interface Cropped {
   cells: Rgb[][];
 }
 
-/** src/pages/profile/profile-image.ts as one script that sets `window.profileImage`, for a page without the app. */
-async function bundleProfileImage(): Promise<string> {
+/** src/components/square-crop.ts as one script that sets `window.squareCrop`, for a page without the app. */
+async function bundleSquareCrop(): Promise<string> {
   const result = await build({
     configFile: false,
     root: WEB_DIR,
@@ -41,17 +41,17 @@ async function bundleProfileImage(): Promise<string> {
     build: {
       write: false,
       minify: false,
-      lib: { entry: join(WEB_DIR, 'src/pages/profile/profile-image.ts'), formats: ['iife'], name: 'profileImage' },
+      lib: { entry: join(WEB_DIR, 'src/components/square-crop.ts'), formats: ['iife'], name: 'squareCrop' },
     },
   });
   if (!Array.isArray(result) && !('output' in result)) throw new Error('Vite started watching instead of building');
   for (const output of Array.isArray(result) ? result : [result]) {
     for (const file of output.output) if (file.type === 'chunk') return file.code;
   }
-  throw new Error('the profile-image bundle has no script');
+  throw new Error('the square-crop bundle has no script');
 }
 
-/** Draws the four-colour source as a PNG, crops it with cropToSquareJpeg as the editor does, and decodes the result. */
+/** Draws the four-colour source as a PNG, crops it with cropToSquareJpeg as the cropper does, and decodes the result. */
 function cropInBrowser(page: Page): Promise<Cropped> {
   return page.evaluate(
     async ({ source, area, colours }) => {
@@ -73,7 +73,7 @@ function cropInBrowser(page: Page): Promise<Cropped> {
         canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('no PNG'))), 'image/png'),
       );
 
-      const { cropToSquareJpeg } = (window as unknown as { profileImage: typeof ProfileImage }).profileImage;
+      const { cropToSquareJpeg } = (window as unknown as { squareCrop: typeof SquareCrop }).squareCrop;
       const jpeg = await cropToSquareJpeg(URL.createObjectURL(png), area);
 
       const bitmap = await createImageBitmap(jpeg);
@@ -109,7 +109,7 @@ let browser: Browser;
 let script: string;
 
 beforeAll(async () => {
-  [browser, script] = await Promise.all([launchBrowser(), bundleProfileImage()]);
+  [browser, script] = await Promise.all([launchBrowser(), bundleSquareCrop()]);
 });
 afterAll(async () => {
   await browser?.close();

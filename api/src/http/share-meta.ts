@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Services } from '../services.js';
 import { GENRES, type GenreCode, USER_TYPES, type UserTypeCode } from '../shared/domain.js';
 import { NotFoundError } from '../shared/errors.js';
+import { escapeHtml } from '../shared/html.js';
 import { HELD_CLICKS_GLOBAL, type RenderedPage, SERVER_STATE_ID } from '../shared/server-render.js';
 import { EMBED_SIZE, embedPath } from './public-api/embed.js';
 import { scriptJson } from './server-render.js';
@@ -36,9 +37,6 @@ const NOT_FOUND: Record<ShareCard['kind'], { title: string; text: string }> = {
   mix: { title: 'No mix found :-/', text: 'Sorry, that mix may have been removed.' },
   profile: { title: 'No member found', text: 'Nobody uses that name here. Check the link, or find members from the homepage.' },
 };
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
 
 const excerpt = (text: string, length = 160) => (text.length > length ? `${text.slice(0, length - 1).trimEnd()}…` : text);
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Services } from '../services.js';
+import { escapeHtml } from '../shared/html.js';
 
 /**
  * The default start's stand-ins for Stripe's hosted pages (no STRIPE_SECRET_KEY): a checkout page that says plainly it
@@ -75,8 +76,6 @@ export function testModePages(services: Services) {
 
 const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 const formatDate = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : '—');
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f4f4f5;color:#18181b}
 main{max-width:32rem;margin:3rem auto;background:#fff;border-radius:12px;padding:2rem;box-shadow:0 1px 4px #0002}

@@ -3,15 +3,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { multipartParts } from '../http/multipart.js';
 import { viewerOf } from '../http/viewer.js';
 import { requireViewer } from '../modules/auth/auth.policy.js';
-import { MP3_MAX_BYTES } from '../modules/media/audio.js';
 import type { UploadPart } from '../modules/media/media.service.js';
 import type { IMix } from '../modules/mixes/mix.entity.js';
 import type { Services } from '../services.js';
+import { MP3_RULE } from '../shared/rules.js';
 import { bodyOf } from './request.js';
 
 const FORM_LIMITS = {
   // Our own checks refuse an MP3 at 300 MB and a cover at 5 MB with the SPEC's words; busboy's cap is only a backstop.
-  fileSize: MP3_MAX_BYTES + 1024 * 1024,
+  fileSize: MP3_RULE.maxBytes + 1024 * 1024,
   files: 2,
   fields: 10,
   fieldSize: 4096,

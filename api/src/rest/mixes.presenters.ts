@@ -1,5 +1,6 @@
 import type { SavedTrackView } from '../modules/library/library.service.js';
 import type { ListenRecord } from '../modules/listens/listens.service.js';
+import { mixPolicy } from '../modules/mixes/mix.policy.js';
 import type { MixView } from '../modules/mixes/mix.views.js';
 import { expiringInDays, isExpired, isNewUpload } from '../modules/mixes/mix-lifecycle.js';
 import type { MixTrackView, TrackView } from '../modules/tracks/tracks.service.js';
@@ -69,7 +70,6 @@ export async function mixesWire(services: Services, shown: MixShown[], viewerId:
   ]);
   const now = new Date();
   return shown.map(({ mix, distanceKm, savedByViewer: savedAsListed }) => {
-    const isOwner = viewerId === mix.owner.id;
     const savedBy = savers.get(mix.id);
     return {
       _id: mix.id,
@@ -92,7 +92,7 @@ export async function mixesWire(services: Services, shown: MixShown[], viewerId:
       location: locationWire(mix.latitude, mix.longitude),
       ...(savedBy ? { saved_by: savedBy } : {}),
       savedByMe: viewerId ? (savedAsListed ?? savedByViewer.has(mix.id)) : null,
-      isOwner,
+      isOwner: mixPolicy.isOwner(viewerId, mix.owner.id),
       ExpiringIn: expiringInDays(mix, now),
       isExpired: isExpired(mix, now),
       distance: distanceKm,

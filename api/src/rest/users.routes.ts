@@ -6,11 +6,10 @@ import { requireViewer } from '../modules/auth/auth.policy.js';
 import type { ProfileChanges } from '../modules/users/user.inputs.js';
 import type { Services } from '../services.js';
 import { InvalidInputError, PayloadTooLargeError } from '../shared/errors.js';
-import { PROFILE_IMAGE } from '../shared/validation.js';
+import { PROFILE_IMAGE_RULE } from '../shared/rules.js';
 import { libraryIdsWire, loggedInUserWire, memberSummaryWire, userWire } from './presenters.js';
 import { bodyOf } from './request.js';
 
-export const PROFILE_IMAGE_MAX_BYTES = PROFILE_IMAGE.maxBytes;
 const PROFILE_FIELDS = { display_name: 'displayName', user_type: 'userType', bio: 'bio' } as const;
 
 async function readProfileForm(request: FastifyRequest): Promise<ProfileChanges> {
@@ -21,7 +20,8 @@ async function readProfileForm(request: FastifyRequest): Promise<ProfileChanges>
     return changes;
   }
   const changes: ProfileChanges = {};
-  for await (const part of multipartParts(request, { fileSize: PROFILE_IMAGE_MAX_BYTES, files: 1 })) {
+  // The parser refuses a file only past fileSize bytes: the rule's own comparison (isWithinSize).
+  for await (const part of multipartParts(request, { fileSize: PROFILE_IMAGE_RULE.maxBytes, files: 1 })) {
     if (part.type === 'file') {
       if (part.fieldname !== 'profile_image') {
         part.file.resume();
@@ -40,7 +40,7 @@ async function readImage(part: MultipartFile): Promise<Buffer | undefined> {
     const buffer = await part.toBuffer();
     return buffer.length > 0 ? buffer : undefined;
   } catch (error) {
-    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new PayloadTooLargeError(PROFILE_IMAGE.tooLarge);
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new PayloadTooLargeError(PROFILE_IMAGE_RULE.tooLarge);
     throw error;
   }
 }

@@ -1,47 +1,25 @@
 import { z } from 'zod';
+import { BIO_MAX, DISPLAY_NAME_MAX, EMAIL_MAX, messages, PASSWORD_PATTERN, PASSWORD_RULE, USER_NAME_PATTERN } from './rules.js';
 
 /**
- * SPEC §5's rules with its exact messages. The server enforces them and the web client imports this file,
- * so both sides say the same words.
+ * SPEC §5's rules (rules.ts) as zod schemas with its exact messages. The server enforces them and the web client
+ * imports this file, so both sides say the same words.
  */
-export const messages = {
-  passwordRequired: 'Please enter a password',
-  passwordRule: 'Passwords must be min. 8 chars, one capital letter, one number, and one special character',
-  confirmRequired: 'Please confirm your password',
-  passwordsDiffer: 'Passwords do not match',
-  email: 'Please enter a valid email',
-  userNameRule: 'Usernames are 3 to 30 letters, digits, _ . or -',
-  bioTooLong: 'Bio must be at most 180 characters',
-  displayNameTooLong: 'Display name must be at most 50 characters',
-} as const;
 
-/** SPEC §5 profile image: jpg, jpeg, gif or png, at most 2,000,000 bytes (checked by the browser and by content on the server). */
-export const PROFILE_IMAGE = {
-  maxBytes: 2_000_000,
-  extensions: ['jpg', 'jpeg', 'gif', 'png'],
-  wrongFormat: 'Wrong format! Try .jpg .png or .gif',
-  tooLarge: 'File too large (max. 2MB)',
-  invalid: 'Invalid file',
-} as const;
-export const BIO_MAX = 180;
-export const DISPLAY_NAME_MAX = 50;
-
-const PASSWORD_PATTERN = /^(?=.*[A-Z])(?=.*\d)(?=.*[!@#$%^&*_])[A-Za-z\d!@#$%^&*_]{8,}$/;
 // Deliberately simple: one @, something before it, a dotted domain after it, no spaces.
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const USER_NAME_PATTERN = /^[A-Za-z0-9_.-]{3,30}$/;
 
 const trimmed = z.string({ error: messages.passwordRequired }).trim();
 
 export const passwordSchema = trimmed
   .min(1, messages.passwordRequired)
-  .max(128, messages.passwordRule)
+  .max(PASSWORD_RULE.maxLength, messages.passwordRule)
   .regex(PASSWORD_PATTERN, messages.passwordRule);
 
 export const emailSchema = z
   .string({ error: messages.email })
   .trim()
-  .max(254, messages.email)
+  .max(EMAIL_MAX, messages.email)
   .regex(EMAIL_PATTERN, messages.email)
   .transform((email) => email.toLowerCase());
 

@@ -122,7 +122,8 @@ export function MixCard({ mix, shared = false, preview = false }: MixCardProps) 
   const owner = mix.owner;
   const ownerName = owner.displayName || owner.userName || 'Unknown DJ';
   const profileLink = owner.userName ? (shared ? `/shared-profile/${owner.userName}` : `/profile/${owner.userName}`) : null;
-  const distance = !shared && !mix.isOwner ? formatDistance(mix.distanceKm) : null;
+  // The server answers no distance for the viewer's own mix (its mix policy decides); the card shows what it gets.
+  const distance = shared ? null : formatDistance(mix.distanceKm);
   const listeners = statsData?.mixStats.listeners;
   const title = truncate(mix.title, CARD_TITLE_CHARS);
   const mixLink = shared ? `/shared-mix/${mix.id}` : `/mix/${mix.id}`;

@@ -5,15 +5,12 @@ import { getMainDefinition } from '@apollo/client/utilities';
 import { OperationTypeNode } from 'graphql';
 import { createClient } from 'graphql-ws';
 import { createContext } from 'react';
+import { authHeaders } from './auth-headers';
 import { takeServerState } from './server-state';
 import { readToken } from './storage';
 
-/** Adds `Authorization: Bearer <token>` from localStorage 'token' to every operation, read at request time. */
-export const authLink = new SetContextLink((previous) => {
-  const token = readToken();
-  if (!token) return {};
-  return { headers: { ...previous.headers, authorization: `Bearer ${token}` } };
-});
+/** Adds the sign-in (authHeaders) from localStorage 'token' to every operation, read at request time. */
+export const authLink = new SetContextLink((previous) => ({ headers: { ...previous.headers, ...authHeaders() } }));
 
 function webSocketUrl(path: string): string {
   const url = new URL(path, window.location.href);
@@ -32,9 +29,10 @@ function subscriptionLink(uri: string): ApolloLink {
     url: webSocketUrl(uri),
     lazy: true,
     retryAttempts: Number.POSITIVE_INFINITY,
+    // A socket has no headers: the server reads the token from the `token` connection parameter.
     connectionParams: () => {
       const token = readToken();
-      return token ? { authorization: `Bearer ${token}` } : {};
+      return token ? { token } : {};
     },
   });
   return new GraphQLWsLink(socketClient);

@@ -1,4 +1,5 @@
-import { messages, passwordWithConfirmationSchema } from '@mixcrate/api/validation';
+import { messages } from '@mixcrate/api/rules';
+import { passwordWithConfirmationSchema } from '@mixcrate/api/validation';
 import { fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';

@@ -4,6 +4,7 @@ import { type DocumentNode, print } from 'graphql';
 import { useEffect, useRef } from 'react';
 import { useAuth } from '../auth/auth';
 import { EndListenDocument, HeartbeatListenDocument, PlayMixDocument, SaveCurrentMixDocument, StartListenDocument } from '../gql/graphql';
+import { authHeaders } from '../lib/auth-headers';
 import { readToken } from '../lib/storage';
 import { type PlayerEvent, usePlayer } from './PlayerProvider';
 
@@ -12,12 +13,11 @@ import { type PlayerEvent, usePlayer } from './PlayerProvider';
  * is sent, not when this module loads: printing is work a page that never plays should not do while it starts.
  */
 function sendOnLeave(document: DocumentNode, variables: Record<string, unknown>): void {
-  const token = readToken();
-  if (!token) return;
+  if (!readToken()) return;
   void fetch('/graphql', {
     method: 'POST',
     keepalive: true,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    headers: { 'content-type': 'application/json', ...authHeaders() },
     body: JSON.stringify({ query: print(document), variables }),
   }).catch(() => undefined);
 }

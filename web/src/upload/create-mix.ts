@@ -1,28 +1,4 @@
-import { readToken } from '../lib/storage';
-
-/** SPEC §5 cover checks, made before the crop (the server checks the content again). */
-export const COVER_RULE = {
-  extensions: ['jpg', 'jpeg', 'gif', 'png', 'webp'],
-  maxBytes: 5_242_880,
-  wrongFormat: 'Wrong format! Use .jpg, .png, .gif, or .webp',
-  tooLarge: 'File too large (max. 5MB)',
-  invalid: 'Invalid file',
-} as const;
-
-export function coverProblem(file: { name: string; size: number }): string | null {
-  const extension = file.name.split('.').pop()?.toLowerCase() ?? '';
-  if (!(COVER_RULE.extensions as readonly string[]).includes(extension)) return COVER_RULE.wrongFormat;
-  if (file.size >= COVER_RULE.maxBytes) return COVER_RULE.tooLarge;
-  return null;
-}
-
-/** SPEC §5: the items an upload needs, named in the SPEC's order and joined with ' + ' when missing. */
-export function missingItems(items: { cover: boolean; title: boolean; mp3: boolean; genre: boolean }): string | null {
-  const missing = [!items.cover && 'Cover Image', !items.title && 'Title', !items.mp3 && 'MP3 audio file', !items.genre && 'Genre'].filter(
-    (item): item is string => typeof item === 'string',
-  );
-  return missing.length > 0 ? missing.join(' + ') : null;
-}
+import { authHeaders } from '../lib/auth-headers';
 
 /** The cropped cover is kept as a data: URL (it survives a reload); the page shows and sends it as a Blob. */
 export function dataUrlToBlob(dataUrl: string): Blob {
@@ -58,7 +34,7 @@ export async function createDraftMix(
   form.append('cover', fields.cover, 'cover.jpg');
   const response = await fetch('/api/mix/create-mix', {
     method: 'POST',
-    headers: { 'x-auth-token': readToken() ?? '' },
+    headers: authHeaders(),
     body: form,
     signal,
   });

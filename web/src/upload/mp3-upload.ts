@@ -1,5 +1,6 @@
 import { Upload } from 'tus-js-client';
-import { readStored, readToken, removeStored, writeStored } from '../lib/storage';
+import { authHeaders } from '../lib/auth-headers';
+import { readStored, removeStored, writeStored } from '../lib/storage';
 
 /** The API's tus endpoint (api/src/modules/media/resumable-uploads.ts). */
 export const TUS_ENDPOINT = '/api/uploads';
@@ -7,20 +8,6 @@ export const TUS_ENDPOINT = '/api/uploads';
 const CHUNK_BYTES = 8 * 1024 * 1024;
 /** Where the unfinished upload is remembered, so step 1 can offer to continue it after a reload. */
 const PENDING_KEY = 'upload_pending';
-
-/** SPEC §5 MP3 checks, made before anything is sent (the server checks the content again). */
-export const MP3_RULE = {
-  type: 'audio/mpeg',
-  maxBytes: 314_572_800,
-  wrongFormat: 'Wrong format! Try MP3',
-  tooLarge: 'File too large (max. 300MB)',
-} as const;
-
-export function mp3Problem(file: { type: string; size: number }): string | null {
-  if (file.type !== MP3_RULE.type) return MP3_RULE.wrongFormat;
-  if (file.size >= MP3_RULE.maxBytes) return MP3_RULE.tooLarge;
-  return null;
-}
 
 /** An upload that has not reached the server whole: its tus address, the file it was for and how far it got. */
 export interface PendingUpload {
@@ -42,11 +29,6 @@ export function readPendingUpload(): PendingUpload | null {
     return null;
   }
 }
-
-const authHeaders = (): Record<string, string> => {
-  const token = readToken();
-  return token ? { 'x-auth-token': token } : {};
-};
 
 /** Deletes an upload, finished or not, from the server (tus termination); nothing to do when it is gone already. */
 export async function terminateUpload(url: string): Promise<void> {
@@ -117,7 +99,7 @@ export function uploadMp3(file: File, onPercent: (percent: number) => void): Mp3
   };
 }
 
-/** The server's own words when it refused the upload (413: 'File too large (max. 300MB)'), else a plain sentence. */
+/** The server's own words when it refused the upload (a 413 says MP3_RULE.tooLarge), else a plain sentence. */
 function tusMessage(error: Error): string {
   const body = 'originalResponse' in error ? (error.originalResponse as { getBody(): string } | null)?.getBody() : undefined;
   if (body && body.length < 200 && !body.trimStart().startsWith('<')) return body.trim();

@@ -1,31 +1,36 @@
+import { COVER_RULE, imageProblem, MP3_RULE, missingUploadItems, mp3Problem, normaliseBetaCode } from '@mixcrate/api/rules';
 import { describe, expect, it } from 'vitest';
-import { normaliseCode } from '../pages/upload-payment/PaymentPage';
-import { coverProblem, missingItems } from './create-mix';
-import { mp3Problem } from './mp3-upload';
 import { placeRecognised, tracklistEntries } from './tracklist';
 import { startDraft, type TrackRow } from './upload-state';
 
+const coverProblem = (file: { name: string; size: number }) => imageProblem(COVER_RULE, file);
+
 describe('SPEC §5 upload checks', () => {
   it('names every missing item in the SPEC order, joined with " + "', () => {
-    expect(missingItems({ cover: false, title: false, mp3: false, genre: false })).toBe('Cover Image + Title + MP3 audio file + Genre');
-    expect(missingItems({ cover: true, title: false, mp3: true, genre: false })).toBe('Title + Genre');
-    expect(missingItems({ cover: true, title: true, mp3: true, genre: true })).toBeNull();
+    expect(missingUploadItems({ cover: false, title: false, mp3: false, genre: false })).toBe(
+      'Cover Image + Title + MP3 audio file + Genre',
+    );
+    expect(missingUploadItems({ cover: true, title: false, mp3: true, genre: false })).toBe('Title + Genre');
+    expect(missingUploadItems({ cover: true, title: true, mp3: true, genre: true })).toBeNull();
   });
 
-  it('takes an MP3 of type audio/mpeg under 300 MB', () => {
-    expect(mp3Problem({ type: 'audio/mpeg', size: 314_572_799 })).toBeNull();
-    expect(mp3Problem({ type: 'audio/mpeg', size: 314_572_800 })).toBe('File too large (max. 300MB)');
+  // The same answer as the server's (api/test/media-resumable.test.ts): at most 300 MB, so exactly 314,572,800 bytes is taken.
+  it('takes an MP3 of type audio/mpeg of at most 314,572,800 bytes', () => {
+    expect(MP3_RULE.maxBytes).toBe(314_572_800);
+    expect(mp3Problem({ type: 'audio/mpeg', size: 314_572_800 })).toBeNull();
+    expect(mp3Problem({ type: 'audio/mpeg', size: 314_572_801 })).toBe('File too large (max. 300MB)');
     expect(mp3Problem({ type: 'audio/wav', size: 10 })).toBe('Wrong format! Try MP3');
   });
 
-  it('takes a jpg, jpeg, gif, png or webp cover under 5 MB', () => {
-    for (const name of ['a.jpg', 'a.JPEG', 'a.gif', 'a.png', 'a.webp']) expect(coverProblem({ name, size: 5_242_879 })).toBeNull();
-    expect(coverProblem({ name: 'a.png', size: 5_242_880 })).toBe('File too large (max. 5MB)');
+  // The same answer as the server's (api/test/media-upload.test.ts): at most 5 MB, so exactly 5,242,880 bytes is taken.
+  it('takes a jpg, jpeg, gif, png or webp cover of at most 5,242,880 bytes', () => {
+    for (const name of ['a.jpg', 'a.JPEG', 'a.gif', 'a.png', 'a.webp']) expect(coverProblem({ name, size: 5_242_880 })).toBeNull();
+    expect(coverProblem({ name: 'a.png', size: 5_242_881 })).toBe('File too large (max. 5MB)');
     expect(coverProblem({ name: 'a.bmp', size: 10 })).toBe('Wrong format! Use .jpg, .png, .gif, or .webp');
   });
 
   it('lower-cases and trims the BETA code', () => {
-    expect(normaliseCode('  FREE-Mix ')).toBe('free-mix');
+    expect(normaliseBetaCode('  FREE-Mix ')).toBe('free-mix');
   });
 });
 

@@ -4,14 +4,12 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services.js';
 import { GENRES, type GenreCode } from '../../shared/domain.js';
 import { NotFoundError } from '../../shared/errors.js';
+import { escapeHtml } from '../../shared/html.js';
 
 /** The compact player's size: what oEmbed's html and the Twitter player card ask for. */
 export const EMBED_SIZE = { width: 480, height: 160 };
 
 export const embedPath = (mixId: string) => `/embed/mix/${mixId}`;
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
 
 const clock = (seconds: number) => {
   const whole = Math.max(0, Math.round(seconds));

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { storable } from '../../shared/inputs.js';
-import { emailSchema, messages, passwordSchema } from '../../shared/validation.js';
+import { messages, PASSWORD_RULE } from '../../shared/rules.js';
+import { emailSchema, passwordSchema } from '../../shared/validation.js';
 import { authMessages } from './auth.errors.js';
 
-/** The input schema of every auth operation (SPEC §5's rules and words come from shared/validation). */
+/** The input schema of every auth operation (SPEC §5's rules and words come from shared/rules and shared/validation). */
 
 export const emailInput = storable(emailSchema, messages.email);
 export const passwordInput = storable(passwordSchema, messages.passwordRule);
@@ -12,7 +13,7 @@ export const signUpInput = z.object({ email: emailInput, password: passwordInput
 
 /** A password as typed when signing in or checking it: any text (an old password may predate today's rules). */
 export const currentPasswordInput = storable(
-  z.string({ error: messages.passwordRequired }).trim().min(1, messages.passwordRequired).max(128),
+  z.string({ error: messages.passwordRequired }).trim().min(1, messages.passwordRequired).max(PASSWORD_RULE.maxLength),
 );
 
 export const signInInput = z.object({ email: emailInput, password: currentPasswordInput });

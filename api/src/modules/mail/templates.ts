@@ -1,4 +1,4 @@
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+import { escapeHtml } from '../../shared/html.js';
 
 export function passwordResetMail(to: string, link: string) {
   return {

@@ -1,15 +1,9 @@
 import { pipeline, type Readable, Transform, type TransformCallback } from 'node:stream';
 import { type IAudioMetadata, parseFromTokenizer } from 'music-metadata';
 import { InvalidInputError, PayloadTooLargeError } from '../../shared/errors.js';
+import { isWithinSize, MP3_RULE } from '../../shared/rules.js';
 import { ChunkTokenizer } from './chunk-tokenizer.js';
 import type { StorageDriver } from './storage.js';
-
-/** SPEC §9: an MP3 may be at most 300 MB. */
-export const MP3_MAX_BYTES = 314_572_800;
-export const MP3_MESSAGES = {
-  wrongFormat: 'Wrong format! Try MP3',
-  tooLarge: 'File too large (max. 300MB)',
-} as const;
 
 export interface AudioFacts {
   bytes: number;
@@ -60,7 +54,7 @@ export class Mp3Inspector extends Transform {
   private flushing = false;
   private readonly metadata: Promise<IAudioMetadata | null>;
 
-  constructor(private readonly maxBytes = MP3_MAX_BYTES) {
+  constructor() {
     super();
     // Once the parser is done (early, for files whose header tells the duration), the rest is simply passed on.
     this.metadata = parseFromTokenizer(this.tokenizer, { duration: true, skipCovers: true })
@@ -69,15 +63,15 @@ export class Mp3Inspector extends Transform {
         this.probing = false;
         this.tokenizer.end();
         const refused = metadata?.format.container !== 'MPEG';
-        if (refused && !this.flushing) this.destroy(new InvalidInputError(MP3_MESSAGES.wrongFormat));
+        if (refused && !this.flushing) this.destroy(new InvalidInputError(MP3_RULE.wrongFormat));
         return metadata;
       });
   }
 
   /** Why the bytes so far cannot be an MP3 within the limit, or null while they still can. */
   private refusal(): Error | null {
-    if (this.bytes > this.maxBytes) return new PayloadTooLargeError(MP3_MESSAGES.tooLarge);
-    if (this.head.length >= 3 && !looksLikeMp3Start(this.head)) return new InvalidInputError(MP3_MESSAGES.wrongFormat);
+    if (!isWithinSize(this.bytes, MP3_RULE.maxBytes)) return new PayloadTooLargeError(MP3_RULE.tooLarge);
+    if (this.head.length >= 3 && !looksLikeMp3Start(this.head)) return new InvalidInputError(MP3_RULE.wrongFormat);
     return null;
   }
 
@@ -92,14 +86,14 @@ export class Mp3Inspector extends Transform {
 
   override _flush(callback: TransformCallback): void {
     if (this.head.length < 3) {
-      callback(new InvalidInputError(MP3_MESSAGES.wrongFormat));
+      callback(new InvalidInputError(MP3_RULE.wrongFormat));
       return;
     }
     this.flushing = true;
     this.tokenizer.end();
     this.metadata.then((metadata) => {
       this.facts = metadata ? factsOf(metadata, this.bytes) : null;
-      callback(this.facts ? null : new InvalidInputError(MP3_MESSAGES.wrongFormat));
+      callback(this.facts ? null : new InvalidInputError(MP3_RULE.wrongFormat));
     }, callback);
   }
 
@@ -113,18 +107,13 @@ export class Mp3Inspector extends Transform {
  * Streams an MP3 into storage under `key` while it is checked. Resolves with what the file is once stored; on any
  * failure (too large, no MP3, the client gone) nothing is stored and the error says why.
  */
-export async function storeCheckedMp3(
-  source: Readable,
-  storage: StorageDriver,
-  key: string,
-  maxBytes = MP3_MAX_BYTES,
-): Promise<AudioFacts> {
-  const inspector = new Mp3Inspector(maxBytes);
+export async function storeCheckedMp3(source: Readable, storage: StorageDriver, key: string): Promise<AudioFacts> {
+  const inspector = new Mp3Inspector();
   // Errors surface through `put`, which fails when the inspector does; either side failing tears down both.
   await storage.put(
     key,
     pipeline(source, inspector, () => undefined),
   );
-  if (!inspector.facts) throw new InvalidInputError(MP3_MESSAGES.wrongFormat);
+  if (!inspector.facts) throw new InvalidInputError(MP3_RULE.wrongFormat);
   return inspector.facts;
 }

@@ -1,29 +1,13 @@
 import sharp, { type Metadata } from 'sharp';
 import { InvalidInputError } from '../../shared/errors.js';
-import { PROFILE_IMAGE } from '../../shared/validation.js';
+import type { ImageFileRule } from '../../shared/rules.js';
 
 export const IMAGE_SIZE = 400;
 // Refuses decompression bombs: a small file that declares huge dimensions.
 const MAX_INPUT_PIXELS = 50_000_000;
 
-export interface ImageRule {
-  formats: readonly string[];
-  wrongFormat: string;
-  invalid: string;
-}
-
-export const PROFILE_IMAGE_RULE: ImageRule = {
-  formats: ['jpeg', 'png', 'gif'],
-  wrongFormat: PROFILE_IMAGE.wrongFormat,
-  invalid: PROFILE_IMAGE.invalid,
-};
-
-/** SPEC §5 cover image: jpg, png, gif or webp, at most 5 MB, stored as a 400x400 JPEG. */
-export const COVER_IMAGE_RULE: ImageRule = {
-  formats: ['jpeg', 'png', 'gif', 'webp'],
-  wrongFormat: 'Wrong format! Use .jpg, .png, .gif, or .webp',
-  invalid: 'Invalid file',
-};
+/** What the content check needs of an image rule (shared/rules.ts: COVER_RULE, PROFILE_IMAGE_RULE). */
+export type ImageRule = Pick<ImageFileRule, 'formats' | 'wrongFormat' | 'invalid'>;
 
 /**
  * Checks an image by its content (never its name) and returns it as a square 400x400 JPEG. Content that is no image,
@@ -39,7 +23,7 @@ export async function toSquareJpeg(input: Buffer, rule: ImageRule): Promise<Buff
   } catch {
     throw new InvalidInputError(rule.wrongFormat);
   }
-  if (!header.format || !rule.formats.includes(header.format)) throw new InvalidInputError(rule.wrongFormat);
+  if (!header.format || !(rule.formats as readonly string[]).includes(header.format)) throw new InvalidInputError(rule.wrongFormat);
   if ((header.width ?? 0) * (header.height ?? 0) > MAX_INPUT_PIXELS) throw new InvalidInputError(rule.invalid);
   try {
     return await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, animated: false })

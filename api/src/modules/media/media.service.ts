@@ -2,36 +2,33 @@ import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Orm } from '../../db/orm.js';
 import { InvalidInputError, PayloadTooLargeError } from '../../shared/errors.js';
+import { COVER_RULE, type ImageFileRule, isWithinSize, missingUploadItems } from '../../shared/rules.js';
 import type { IMix } from '../mixes/mix.entity.js';
 import { type FileAccess, mixPolicy } from '../mixes/mix.policy.js';
 import type { MixesService } from '../mixes/mixes.service.js';
 import type { RecognitionJobs } from '../recognition/recognition-jobs.js';
 import { type AudioFacts, storeCheckedMp3 } from './audio.js';
-import { COVER_IMAGE_RULE, toSquareJpeg } from './images.js';
+import { toSquareJpeg } from './images.js';
 import type { MixFileCache } from './mix-file-cache.js';
 import type { FinishedUpload, ResumableUploads } from './resumable-uploads.js';
 import { FOLDERS, type Folder, newFileName, objectKey, type StorageDriver } from './storage.js';
 import type { UploadStaging } from './upload-staging.js';
 import type { WaveformService } from './waveform.service.js';
 
-/** SPEC §9: a cover image may be at most 5 MB. */
-export const COVER_MAX_BYTES = 5_242_880;
-export const COVER_TOO_LARGE = 'File too large (max. 5MB)';
-
 /** One item of the create-mix form, in the order it arrives. */
 export type UploadPart =
   | { type: 'file'; field: string; fileName: string; stream: Readable }
   | { type: 'field'; field: string; value: string };
 
-/** Reads a stream whole, refusing it as soon as it passes `limit` bytes. */
-async function readCapped(stream: Readable, limit: number, tooLarge: string): Promise<Buffer> {
+/** Reads a stream whole, refusing it as soon as it is larger than the rule allows. */
+async function readCapped(stream: Readable, rule: Pick<ImageFileRule, 'maxBytes' | 'tooLarge'>): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
     size += (chunk as Buffer).length;
-    if (size > limit) {
+    if (!isWithinSize(size, rule.maxBytes)) {
       stream.destroy();
-      throw new PayloadTooLargeError(tooLarge);
+      throw new PayloadTooLargeError(rule.tooLarge);
     }
     chunks.push(chunk as Buffer);
   }
@@ -113,8 +110,9 @@ export class MediaService {
       }
       const title = (fields.title ?? '').trim();
       const genre = (fields.genre ?? '').trim();
-      const missing = [!cover && 'Cover Image', !title && 'Title', !audio && 'MP3 audio file', !genre && 'Genre'].filter(Boolean);
-      if (missing.length > 0 || !cover || !audio) throw new InvalidInputError(missing.join(' + '));
+      const missing = missingUploadItems({ cover: cover !== null, title: title !== '', mp3: audio !== null, genre: genre !== '' });
+      // Nothing is missing once cover and audio are there; the second test only tells TypeScript so.
+      if (missing !== null || !cover || !audio) throw new InvalidInputError(missing ?? 'Missing: the upload');
       if (isClientGone()) throw new InvalidInputError('Upload cancelled');
       const { fileName, facts } = audio;
       const mix = await this.staging.commit(stored, async (em) => {
@@ -149,7 +147,7 @@ export class MediaService {
   }
 
   private async storeCover(stream: Readable, stored: string[]): Promise<string> {
-    const image = await toSquareJpeg(await readCapped(stream, COVER_MAX_BYTES, COVER_TOO_LARGE), COVER_IMAGE_RULE);
+    const image = await toSquareJpeg(await readCapped(stream, COVER_RULE), COVER_RULE);
     const fileName = newFileName('jpg');
     const key = objectKey(FOLDERS.mixImages, fileName);
     stored.push(key);

@@ -6,8 +6,8 @@ import type { AdvisoryLocks, HeldLock } from '../../db/advisory-locks.js';
 import type { Orm } from '../../db/orm.js';
 import { InvalidInputError, StorageUnavailableError } from '../../shared/errors.js';
 import { isStorableText } from '../../shared/inputs.js';
+import { MP3_RULE } from '../../shared/rules.js';
 import type { Viewer } from '../auth/tokens.js';
-import { MP3_MAX_BYTES, MP3_MESSAGES } from './audio.js';
 import { SharedUploadStore } from './shared-upload-store.js';
 import type { StorageDriver } from './storage.js';
 
@@ -81,7 +81,8 @@ export class ResumableUploads {
       path: RESUMABLE_UPLOAD_PATH,
       datastore: this.store,
       locker: new SharedUploadLocker(locks),
-      maxSize: MP3_MAX_BYTES,
+      // tus refuses an upload announced larger than maxSize: the rule's own comparison (isWithinSize).
+      maxSize: MP3_RULE.maxBytes,
       relativeLocation: true,
       respectForwardedHeaders: options.trustProxy ?? false,
       allowedHeaders: ['x-auth-token'],
@@ -100,7 +101,7 @@ export class ResumableUploads {
       onResponseError: async (_request, error) => {
         if (error instanceof StorageUnavailableError) return { status_code: error.status, body: error.message };
         const status = (error as Partial<TusRefusal>).status_code;
-        return status === 413 ? { status_code: 413, body: MP3_MESSAGES.tooLarge } : undefined;
+        return status === 413 ? { status_code: 413, body: MP3_RULE.tooLarge } : undefined;
       },
     });
     this.sweeper = setInterval(() => void this.sweep().catch(() => undefined), SWEEP_INTERVAL_MS).unref();

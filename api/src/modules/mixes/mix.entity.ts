@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { MIX_TITLE_MAX } from '../../shared/rules.js';
 import { User } from '../users/user.entity.js';
 
 export const MIX_STATUSES = ['draft', 'published'] as const;
@@ -16,7 +17,7 @@ export const Mix = defineEntity({
       .primary()
       .onCreate(() => randomUUID()),
     owner: () => p.manyToOne(User).deleteRule('cascade').index('mix_owner_idx'),
-    title: p.string().length(200),
+    title: p.string().length(MIX_TITLE_MAX),
     genre: p.string().length(32),
     cover: p.string().length(120),
     mp3: p.string().length(120),

@@ -12,6 +12,7 @@ import {
   storable,
   text,
 } from '../../shared/inputs.js';
+import { MIX_TITLE_MAX, TRACK_CREATOR_MAX, TRACK_TITLE_MAX } from '../../shared/rules.js';
 import { locationInput } from '../users/user.inputs.js';
 import { mixInputMessages as messages } from './mix.errors.js';
 
@@ -29,7 +30,7 @@ export const genreInput = z.enum(GENRE_CODES, { error: `Unknown genre; use one o
 export const newDraftInput = z.object({
   ownerId: z.string(),
   // The upload form names a missing title in its list of missing items (SPEC §5).
-  title: storable(z.string().trim().min(1, 'Title').max(200)),
+  title: storable(z.string().trim().min(1, 'Title').max(MIX_TITLE_MAX)),
   genre: genreInput,
   cover: z.string(),
   mp3: z.string(),
@@ -49,9 +50,9 @@ const coverUrl = text(300)
 const tracklistEntry = (position: number) => {
   const missing = messages.missingFields(position);
   return z.object({
-    title: storable(z.string({ error: missing }).trim().min(1, missing).max(300)),
+    title: storable(z.string({ error: missing }).trim().min(1, missing).max(TRACK_TITLE_MAX)),
     creators: z
-      .array(storable(z.string({ error: missing }).trim().max(200)), { error: missing })
+      .array(storable(z.string({ error: missing }).trim().max(TRACK_CREATOR_MAX)), { error: missing })
       .max(20)
       .transform((names) => names.filter(Boolean))
       .refine((names) => names.length > 0, missing),

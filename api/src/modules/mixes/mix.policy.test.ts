@@ -60,6 +60,12 @@ describe('files', () => {
   });
 });
 
+test('a mix is the viewer’s own only when the viewer is its owner; nobody owns it for an anonymous viewer', () => {
+  expect(mixPolicy.isOwner(owner, owner)).toBe(true);
+  expect(mixPolicy.isOwner(other, owner)).toBe(false);
+  expect(mixPolicy.isOwner(null, owner)).toBe(false);
+});
+
 test('the owner’s own mix shows no distance; anyone else’s shows it', () => {
   expect(mixPolicy.distanceShown(owner, owner, 12)).toBeNull();
   expect(mixPolicy.distanceShown(other, owner, 12)).toBe(12);

@@ -75,13 +75,18 @@ export const mixPolicy = {
     if (mix.ownerId !== viewerId) throw notYours();
   },
 
-  /** SPEC §3: a mix's audience, who listened (`listeners`) and who saved it (`saved_by`), is its owner's to see. */
-  seesAudience(viewerId: string | null, ownerId: string): boolean {
-    return viewerId === ownerId;
+  /** "Is this my mix": the one comparison every answer's `isOwner` and the owner-only parts below use. */
+  isOwner(viewerId: string | null, ownerId: string): boolean {
+    return viewerId !== null && viewerId === ownerId;
   },
 
-  /** SPEC §2 and §6: the distance badge is hidden on the viewer's own mix. */
+  /** SPEC §3: a mix's audience, who listened (`listeners`) and who saved it (`saved_by`), is its owner's to see. */
+  seesAudience(viewerId: string | null, ownerId: string): boolean {
+    return mixPolicy.isOwner(viewerId, ownerId);
+  },
+
+  /** SPEC §2 and §6: the distance badge is hidden on the viewer's own mix (the web shows what this answers). */
   distanceShown(viewerId: string | null, ownerId: string, distanceKm: number | null): number | null {
-    return viewerId === ownerId ? null : distanceKm;
+    return mixPolicy.isOwner(viewerId, ownerId) ? null : distanceKm;
   },
 } as const;

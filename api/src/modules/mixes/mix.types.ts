@@ -6,6 +6,7 @@ import { GENRE_CODES, GENRES } from '../../shared/domain.js';
 import { TrackObject } from '../tracks/track.types.js';
 import type { MixTrackView } from '../tracks/tracks.service.js';
 import { LocationObject, UserObject } from '../users/user.types.js';
+import { mixPolicy } from './mix.policy.js';
 import type { MixPage, MixView } from './mix.views.js';
 import { expiringInDays, isExpired, isNewUpload } from './mix-lifecycle.js';
 
@@ -74,7 +75,6 @@ export class MixObject {
     view: { distanceKm: number | null; viewerId: string | null; savedByViewer?: boolean },
   ): MixObject {
     const now = new Date();
-    const isOwner = view.viewerId === mix.owner.id;
     return Object.assign(new MixObject(), {
       id: mix.id,
       title: mix.title,
@@ -91,7 +91,7 @@ export class MixObject {
       location:
         typeof mix.latitude === 'number' && typeof mix.longitude === 'number' ? { latitude: mix.latitude, longitude: mix.longitude } : null,
       distanceKm: view.distanceKm,
-      isOwner,
+      isOwner: mixPolicy.isOwner(view.viewerId, mix.owner.id),
       durationSeconds: mix.durationSeconds ?? null,
       ...(view.savedByViewer === undefined ? {} : { savedByViewer: view.savedByViewer }),
     });

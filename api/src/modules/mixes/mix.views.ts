@@ -46,7 +46,6 @@ export interface MixDetail {
   mix: MixView;
   /** Null when unknown, and for the viewer's own mix. */
   distanceKm: number | null;
-  isOwner: boolean;
 }
 
 /**

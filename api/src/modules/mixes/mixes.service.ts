@@ -112,11 +112,7 @@ export class MixesService {
     );
     if (!row) throw MixErrors.notFound();
     const mix = mixViewOfRow(em, row);
-    return {
-      mix,
-      isOwner: mix.owner.id === viewerId,
-      distanceKm: mixPolicy.distanceShown(viewerId, mix.owner.id, metresToKm(row.distance_m)),
-    };
+    return { mix, distanceKm: mixPolicy.distanceShown(viewerId, mix.owner.id, metresToKm(row.distance_m)) };
   }
 
   /** The caller's draft, for the payment step of the upload. */

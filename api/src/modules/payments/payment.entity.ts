@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { BETA_CODE } from '../../shared/rules.js';
 import { Mix } from '../mixes/mix.entity.js';
 import { User } from '../users/user.entity.js';
 
@@ -140,7 +141,7 @@ export const Entitlement = defineEntity({
     payment: () => p.manyToOne(Payment).nullable().deleteRule('set null').unique('entitlement_payment_unique'),
     subscription: () => p.manyToOne(Subscription).nullable().deleteRule('set null'),
     source: p.enum(ENTITLEMENT_SOURCES),
-    code: p.string().length(64).nullable(),
+    code: p.string().length(BETA_CODE.maxLength).nullable(),
     validFrom: p.datetime(),
     validUntil: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),

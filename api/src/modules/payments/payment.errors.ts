@@ -1,9 +1,10 @@
 import { ConflictError, InvalidInputError, NotFoundError, PaymentRequiredError } from '../../shared/errors.js';
+import { BETA_CODE } from '../../shared/rules.js';
 
 /** Every error the payments domain answers with, and its words. */
 export const PaymentErrors = {
   paymentRequired: () => new PaymentRequiredError('Publishing needs a payment for this mix, an active subscription or a BETA code'),
-  invalidCode: () => new InvalidInputError('Invalid code: Please try again or email us for a BETA code'),
+  invalidCode: () => new InvalidInputError(`${BETA_CODE.invalidTitle} Please try again or email us for a BETA code`),
   sessionNotFound: () => new NotFoundError('No such checkout session'),
   sessionForAnotherMix: () => new InvalidInputError('That checkout session paid for another mix'),
   noCustomer: () => new InvalidInputError('Billing opens once you have paid for something: buy an upload or subscribe first'),

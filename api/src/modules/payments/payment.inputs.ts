@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isUuid } from '../../shared/cursor.js';
 import { idOrNull, pageSize, storable, text } from '../../shared/inputs.js';
+import { BETA_CODE, EARNINGS_CREATOR_MAX, normaliseBetaCode } from '../../shared/rules.js';
 import { paymentInputMessages as messages } from './payment.errors.js';
 
 /** The input schema of every payments operation. */
@@ -10,9 +11,8 @@ export const sessionIdInput = z.string({ error: messages.sessionId }).regex(/^[A
 
 export const publishInput = z.object({
   mixId: idOrNull,
-  // Compared trimmed and lower-cased (SPEC §5).
-  code: storable(z.string({ error: messages.code }).max(64))
-    .transform((code) => code.trim().toLowerCase())
+  code: storable(z.string({ error: messages.code }).max(BETA_CODE.maxLength))
+    .transform(normaliseBetaCode)
     .nullish()
     .transform((code) => code || null),
   sessionId: sessionIdInput.nullish().transform((id) => id ?? null),
@@ -36,7 +36,7 @@ export const MAX_EARNINGS_PAGE = 1000;
 
 export const earningsInput = z.object({
   period: periodInput,
-  creator: text(255)
+  creator: text(EARNINGS_CREATOR_MAX)
     .nullish()
     .transform((creator) => creator || null),
   first: pageSize(MAX_EARNINGS_PAGE, 100),

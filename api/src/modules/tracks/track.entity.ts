@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ArrayType, defineEntity, type InferEntity, p } from '@mikro-orm/core';
+import { TRACK_TITLE_MAX } from '../../shared/rules.js';
 
 export interface Creator {
   id: string | null;
@@ -18,7 +19,7 @@ export const Track = defineEntity({
       .uuid()
       .primary()
       .onCreate(() => randomUUID()),
-    title: p.string().length(300),
+    title: p.string().length(TRACK_TITLE_MAX),
     creators: p.json<Creator[]>(),
     label: p.json<TrackLabel>().nullable(),
     cover: p.string().length(300).nullable(),

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { DEFAULT_USER_TYPE } from '../../shared/domain.js';
+import { BIO_MAX, DISPLAY_NAME_MAX, EMAIL_MAX, USER_NAME_RULE } from '../../shared/rules.js';
 import { Mix } from '../mixes/mix.entity.js';
 
 export const User = defineEntity({
@@ -11,14 +12,14 @@ export const User = defineEntity({
       .uuid()
       .primary()
       .onCreate(() => randomUUID()),
-    email: p.string().length(254).unique(),
+    email: p.string().length(EMAIL_MAX).unique(),
     passwordHash: p.string().length(72).hidden(),
     hasOptedIn: p.boolean().default(false),
     // Unique regardless of case: enforced by the lower(user_name) index in the migration.
-    userName: p.string().length(30).nullable(),
-    displayName: p.string().length(50).default(''),
+    userName: p.string().length(USER_NAME_RULE.maxLength).nullable(),
+    displayName: p.string().length(DISPLAY_NAME_MAX).default(''),
     userType: p.string().length(20).default(DEFAULT_USER_TYPE),
-    bio: p.string().length(180).default(''),
+    bio: p.string().length(BIO_MAX).default(''),
     userImage: p.string().length(120).nullable(),
     latitude: p.double().$type<number>().runtimeType('number').nullable(),
     longitude: p.double().$type<number>().runtimeType('number').nullable(),

@@ -1,20 +1,21 @@
 import { z } from 'zod';
 import { USER_TYPE_CODES } from '../../shared/domain.js';
 import { type RawInput, storable, text } from '../../shared/inputs.js';
+import { LOCATION_RULE } from '../../shared/rules.js';
 import { bioSchema, displayNameSchema, userNameSchema } from '../../shared/validation.js';
 
 /** The input schema of every users operation. */
 
 // Seven decimals are about a centimetre; rounding there also turns subnormal numbers (5e-324), on which PostgreSQL's
 // earthdistance underflows, into 0.
-const degrees = (name: string, limit: number) =>
+const degrees = ({ limit, notANumber, outOfRange }: (typeof LOCATION_RULE)[keyof typeof LOCATION_RULE]) =>
   z
-    .number({ error: `${name} must be a number` })
-    .min(-limit, `${name} must be between -${limit} and ${limit}`)
-    .max(limit, `${name} must be between -${limit} and ${limit}`)
+    .number({ error: notANumber })
+    .min(-limit, outOfRange)
+    .max(limit, outOfRange)
     .transform((value) => Math.round(value * 1e7) / 1e7 || 0);
 
-export const locationInput = z.object({ latitude: degrees('latitude', 90), longitude: degrees('longitude', 180) });
+export const locationInput = z.object({ latitude: degrees(LOCATION_RULE.latitude), longitude: degrees(LOCATION_RULE.longitude) });
 export type Location = z.output<typeof locationInput>;
 
 export const userTypeInput = z.enum(USER_TYPE_CODES, { error: `Unknown user type; use one of: ${USER_TYPE_CODES.join(', ')}` });

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
 import { parseInput } from '../../shared/inputs.js';
-import { PROFILE_IMAGE_RULE, toSquareJpeg } from '../media/images.js';
+import { PROFILE_IMAGE_RULE } from '../../shared/rules.js';
+import { toSquareJpeg } from '../media/images.js';
 import { FOLDERS, newFileName, objectKey, type StorageDriver } from '../media/storage.js';
 import { Mix } from '../mixes/mix.entity.js';
 import { VISIBLE_MIX_SQL } from '../mixes/mix.policy.js';

@@ -1,3 +1,4 @@
+import { BETA_CODE } from '@mixcrate/api/rules';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { useAuth } from '../../auth/auth';
@@ -47,7 +48,7 @@ export function LandingPage() {
               </Link>
             </div>
             <p className={styles.code}>
-              New here? Your first upload is free with code <strong>free-mix</strong>.
+              New here? Your first upload is free with code <strong>{BETA_CODE.default}</strong>.
             </p>
           </div>
 
@@ -89,7 +90,7 @@ export function LandingPage() {
           </h2>
           <p className={styles.betaText}>
             We are tuning mixcrate with a small crowd of DJs and listeners. Members sign in as usual; new members can still join and upload
-            their first mix free with the code <strong className={styles.codeWord}>free-mix</strong>.
+            their first mix free with the code <strong className={styles.codeWord}>{BETA_CODE.default}</strong>.
           </p>
           <div className={styles.actions}>
             <Link to="/signup" className={buttons.primary}>

@@ -3,9 +3,9 @@ import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useEffect, useRef } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cropToSquareJpeg } from '../../components/square-crop';
 import type { ProfileFieldsFragment } from '../../gql/graphql';
 import { ProfileEditor } from './ProfileEditor';
-import { cropToSquareJpeg } from './profile-image';
 
 // jsdom decodes no images and has no canvas: the cropper reports a crop at once and the canvas step (which
 // e2e/profile-image-crop.e2e.test.ts checks in Chromium) hands back a stand-in JPEG. What is checked here is that the
@@ -25,8 +25,8 @@ vi.mock('react-easy-crop', () => ({
     return <div data-testid="cropper" />;
   },
 }));
-vi.mock('./profile-image', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('./profile-image')>()),
+vi.mock('../../components/square-crop', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../components/square-crop')>()),
   cropToSquareJpeg: vi.fn(async () => CROPPED),
 }));
 

@@ -1,18 +1,15 @@
 import { useApolloClient } from '@apollo/client/react';
 import { USER_TYPE_CODES, USER_TYPES, type UserTypeCode } from '@mixcrate/api/domain';
-import { BIO_MAX, DISPLAY_NAME_MAX, PROFILE_IMAGE } from '@mixcrate/api/validation';
+import { BIO_MAX, DISPLAY_NAME_MAX, imageProblem, PROFILE_IMAGE_RULE } from '@mixcrate/api/rules';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
-import Cropper from 'react-easy-crop';
 import { Avatar } from '../../components/Avatar';
 import buttons from '../../components/Button.module.css';
+import { SquareCropper } from '../../components/SquareCropper';
 import { TextField } from '../../components/TextField';
 import type { ProfileFieldsFragment } from '../../gql/graphql';
-import { readToken } from '../../lib/storage';
+import { authHeaders } from '../../lib/auth-headers';
 import styles from './Profile.module.css';
-import { type CropArea, cleanFileName, cropToSquareJpeg, IMAGE_ERROR_MS, profileImageProblem } from './profile-image';
-
-/** SPEC §9: crop zoom 1 to 3 in steps of 0.05. */
-export const ZOOM = { min: 1, max: 3, step: 0.05 };
+import { cleanFileName, IMAGE_ERROR_MS } from './profile-image';
 
 const codeOf = (type: ProfileFieldsFragment['userType']) => type.toLowerCase().replace('_', '-') as UserTypeCode;
 
@@ -42,9 +39,6 @@ export function ProfileEditor({ user, onDone }: { user: ProfileFieldsFragment; o
   const [userType, setUserType] = useState<UserTypeCode>(codeOf(user.userType));
   const [bio, setBio] = useState(user.bio);
   const [chosen, setChosen] = useState<ChosenImage | null>(null);
-  const [crop, setCrop] = useState({ x: 0, y: 0 });
-  const [zoom, setZoom] = useState(ZOOM.min);
-  const [area, setArea] = useState<CropArea | null>(null);
   const [cropped, setCropped] = useState<CroppedImage | null>(null);
   const [imageError, setImageError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -66,22 +60,14 @@ export function ProfileEditor({ user, onDone }: { user: ProfileFieldsFragment; o
 
   function choose(file: File | undefined) {
     if (!file) return;
-    const problem = profileImageProblem(file);
+    const problem = imageProblem(PROFILE_IMAGE_RULE, file);
     setImageError(problem);
     if (problem) return;
     setChosen({ url: URL.createObjectURL(file), name: cleanFileName(file.name) });
-    setZoom(ZOOM.min);
-    setCrop({ x: 0, y: 0 });
   }
 
-  async function finishCrop() {
-    if (!chosen || !area) return;
-    try {
-      const blob = await cropToSquareJpeg(chosen.url, area);
-      setCropped({ blob, url: URL.createObjectURL(blob), name: chosen.name.replace(/\.\w+$/, '.jpg') });
-    } catch {
-      setImageError(PROFILE_IMAGE.invalid);
-    }
+  function finishCrop(chosenImage: ChosenImage, blob: Blob) {
+    setCropped({ blob, url: URL.createObjectURL(blob), name: chosenImage.name.replace(/\.\w+$/, '.jpg') });
     setChosen(null);
   }
 
@@ -98,7 +84,7 @@ export function ProfileEditor({ user, onDone }: { user: ProfileFieldsFragment; o
     try {
       const response = await fetch('/api/user/update-user', {
         method: 'PATCH',
-        headers: { 'x-auth-token': readToken() ?? '' },
+        headers: authHeaders(),
         body: form,
       });
       if (!response.ok) {
@@ -130,7 +116,7 @@ export function ProfileEditor({ user, onDone }: { user: ProfileFieldsFragment; o
           <input
             id={`${ids}-image`}
             type="file"
-            accept=".jpg,.jpeg,.png,.gif,image/jpeg,image/png,image/gif"
+            accept={PROFILE_IMAGE_RULE.accept}
             className={`${styles.visuallyHidden} ${styles.fileInput}`}
             aria-describedby={imageError ? `${ids}-image-error` : `${ids}-image-hint`}
             onChange={(event) => {
@@ -147,47 +133,23 @@ export function ProfileEditor({ user, onDone }: { user: ProfileFieldsFragment; o
             </p>
           ) : (
             <p id={`${ids}-image-hint`} className={styles.hint}>
-              .jpg, .png or .gif, up to 2 MB
+              {PROFILE_IMAGE_RULE.hint}
             </p>
           )}
         </div>
       </div>
 
       {chosen ? (
-        <section className={styles.cropper} aria-label="Crop your image">
-          <div className={styles.cropArea}>
-            <Cropper
-              image={chosen.url}
-              crop={crop}
-              zoom={zoom}
-              minZoom={ZOOM.min}
-              maxZoom={ZOOM.max}
-              aspect={1}
-              onCropChange={setCrop}
-              onZoomChange={setZoom}
-              onCropComplete={(_, pixels) => setArea(pixels)}
-            />
-          </div>
-          <label className={styles.zoom}>
-            Zoom
-            <input
-              type="range"
-              min={ZOOM.min}
-              max={ZOOM.max}
-              step={ZOOM.step}
-              value={zoom}
-              onChange={(event) => setZoom(Number(event.target.value))}
-            />
-          </label>
-          <div className={styles.actions}>
-            <button type="button" className={buttons.secondary} onClick={() => setChosen(null)}>
-              Cancel
-            </button>
-            <button type="button" className={buttons.primary} disabled={!area} onClick={() => void finishCrop()}>
-              Done
-            </button>
-          </div>
-        </section>
+        <SquareCropper
+          source={chosen.url}
+          label="Crop your image"
+          onCancel={() => setChosen(null)}
+          onDone={(jpeg) => finishCrop(chosen, jpeg)}
+          onInvalid={() => {
+            setImageError(PROFILE_IMAGE_RULE.invalid);
+            setChosen(null);
+          }}
+        />
       ) : null}
 
       <TextField

@@ -1,5 +1,8 @@
+import { imageProblem, PROFILE_IMAGE_RULE } from '@mixcrate/api/rules';
 import { describe, expect, it } from 'vitest';
-import { cleanFileName, profileImageProblem } from './profile-image';
+import { cleanFileName } from './profile-image';
+
+const profileImageProblem = (file: { name: string; size: number }) => imageProblem(PROFILE_IMAGE_RULE, file);
 
 describe('profile image rules (SPEC §5)', () => {
   it('accepts jpg, jpeg, gif and png up to 2,000,000 bytes', () => {

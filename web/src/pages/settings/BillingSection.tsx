@@ -1,4 +1,5 @@
 import { useMutation, useQuery } from '@apollo/client/react';
+import { BETA_CODE } from '@mixcrate/api/rules';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import buttons from '../../components/Button.module.css';
@@ -105,7 +106,7 @@ export function BillingSection() {
             )}
           </div>
           <p className={styles.text}>
-            Uploads are also free during the beta with the code <strong className={styles.code}>free-mix</strong>.
+            Uploads are also free during the beta with the code <strong className={styles.code}>{BETA_CODE.default}</strong>.
           </p>
           <h3 className={styles.subTitle}>Your mixes</h3>
           {billing.mixes.length === 0 ? (

@@ -1,10 +1,11 @@
 import { useQuery } from '@apollo/client/react';
+import { EARNINGS_CREATOR_MAX } from '@mixcrate/api/rules';
 import { useId, useState } from 'react';
 import buttons from '../../components/Button.module.css';
 import { Spinner } from '../../components/Spinner';
 import { EarningsDocument, EarningsPeriodsDocument } from '../../gql/graphql';
+import { authHeaders } from '../../lib/auth-headers';
 import { formatPrice } from '../../lib/format';
-import { readToken } from '../../lib/storage';
 import styles from './SettingsPage.module.css';
 
 /** '2026-11' -> 'November 2026'. */
@@ -24,7 +25,7 @@ export function listeningTime(seconds: number): string {
 /** The period's CSV from the API (signed in, so fetched with the token), saved by the browser under the server's name. */
 async function downloadCsv(period: string): Promise<void> {
   const response = await fetch(`/api/payment/earnings/${encodeURIComponent(period)}.csv`, {
-    headers: { 'x-auth-token': readToken() ?? '' },
+    headers: authHeaders(),
   });
   if (!response.ok) throw new Error('The export could not be made. Please try again.');
   const url = URL.createObjectURL(await response.blob());
@@ -144,7 +145,7 @@ export function EarningsSection() {
               <input
                 type="search"
                 value={creator}
-                maxLength={100}
+                maxLength={EARNINGS_CREATOR_MAX}
                 placeholder="All creators"
                 onChange={(event) => setCreator(event.target.value)}
               />

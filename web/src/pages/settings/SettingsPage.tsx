@@ -1,4 +1,5 @@
 import { useMutation } from '@apollo/client/react';
+import { hints } from '@mixcrate/api/rules';
 import { passwordWithConfirmationSchema } from '@mixcrate/api/validation';
 import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from 'react';
 import { AppShell } from '../../components/AppShell';
@@ -113,7 +114,7 @@ function PasswordChange() {
           onChange={edit('confirmPassword')}
           error={fieldErrors.confirmPassword}
         />
-        <p className={styles.hint}>Min. 8 characters, with a capital letter, a number and one of !@#$%^&*_</p>
+        <p className={styles.hint}>{hints.password}</p>
         <div role="status">{result && !result.failed ? <p className={styles.notice}>{result.text}</p> : null}</div>
         {result?.failed ? (
           <div className={styles.alert} role="alert">

@@ -1,4 +1,5 @@
 import { useMutation } from '@apollo/client/react';
+import { LOCATION_RULE } from '@mixcrate/api/rules';
 import { type FormEvent, useState } from 'react';
 import { z } from 'zod';
 import buttons from '../../components/Button.module.css';
@@ -20,24 +21,23 @@ export const PRESET_CITIES = [
 ] as const;
 
 export const locationMessages = {
-  latitude: 'Latitude must be a number from -90 to 90',
-  longitude: 'Longitude must be a number from -180 to 180',
   denied: 'Location access is blocked in this browser. Pick a city or type your coordinates below.',
   unavailable: 'We could not find your location. Pick a city or type your coordinates below.',
   found: 'Found you. Check the coordinates below, then press Next.',
 } as const;
 
-const coordinate = (min: number, max: number, message: string) =>
+/** A typed coordinate, checked by the server's rule and in its words (a blank is no number either). */
+const coordinate = ({ limit, notANumber, outOfRange }: (typeof LOCATION_RULE)[keyof typeof LOCATION_RULE]) =>
   z
     .string()
     .trim()
-    .min(1, message)
+    .min(1, notANumber)
     .transform(Number)
-    .pipe(z.number({ error: message }).min(min, message).max(max, message));
+    .pipe(z.number({ error: notANumber }).min(-limit, outOfRange).max(limit, outOfRange));
 
 const locationFormSchema = z.object({
-  latitude: coordinate(-90, 90, locationMessages.latitude),
-  longitude: coordinate(-180, 180, locationMessages.longitude),
+  latitude: coordinate(LOCATION_RULE.latitude),
+  longitude: coordinate(LOCATION_RULE.longitude),
 });
 
 type Field = 'latitude' | 'longitude';

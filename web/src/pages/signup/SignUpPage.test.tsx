@@ -1,5 +1,6 @@
 import type { MockLink } from '@apollo/client/testing';
 import { MockedProvider } from '@apollo/client/testing/react';
+import { LOCATION_RULE } from '@mixcrate/api/rules';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { GraphQLError } from 'graphql';
@@ -286,7 +287,7 @@ describe('sign-up: location', () => {
     await user.type(screen.getByLabelText('Latitude'), '91');
     await user.type(screen.getByLabelText('Longitude'), 'east');
     await user.click(next());
-    expect(screen.getByText(locationMessages.latitude)).toBeTruthy();
-    expect(screen.getByText(locationMessages.longitude)).toBeTruthy();
+    expect(screen.getByText(LOCATION_RULE.latitude.outOfRange)).toBeTruthy();
+    expect(screen.getByText(LOCATION_RULE.longitude.notANumber)).toBeTruthy();
   });
 });

@@ -1,4 +1,5 @@
 import { useMutation } from '@apollo/client/react';
+import { hints } from '@mixcrate/api/rules';
 import { userNameSchema } from '@mixcrate/api/validation';
 import { type FormEvent, useState } from 'react';
 import { z } from 'zod';
@@ -63,7 +64,7 @@ export function UserNameStep({ progress, onSaved }: UserNameStepProps) {
           error={shownError}
         />
         {/* The rule's own message says the same when the name breaks it. */}
-        {shownError ? null : <p className={styles.hint}>3 to 30 letters, digits, _ . or -</p>}
+        {shownError ? null : <p className={styles.hint}>{hints.userName}</p>}
         <StepActions back="/signup" label="Next" busyLabel="Saving…" busy={loading} />
       </form>
     </>

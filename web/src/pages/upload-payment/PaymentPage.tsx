@@ -1,4 +1,5 @@
 import { useMutation, useQuery } from '@apollo/client/react';
+import { BETA_CODE, normaliseBetaCode } from '@mixcrate/api/rules';
 import { type FormEvent, useId, useState } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { AppShell } from '../../components/AppShell';
@@ -21,12 +22,12 @@ import { markPayment, readMixId } from '../../upload/upload-state';
 import styles from './PaymentPage.module.css';
 
 /** SPEC §5 and §9: the beta code, and what a wrong one says. */
-export const BETA_CODE_HINT = 'Use code: free-mix';
+export const BETA_CODE_HINT = `Use code: ${BETA_CODE.default}`;
 export const BETA_CODE_EMAIL = 'beta@mixcrate.app';
-export const INVALID_CODE = { title: 'Invalid code:', help: `Please try again or email ${BETA_CODE_EMAIL} for a BETA code` } as const;
-
-/** SPEC §5: the code is lower-cased and trimmed before it is checked. */
-export const normaliseCode = (code: string): string => code.trim().toLowerCase();
+export const INVALID_CODE = {
+  title: BETA_CODE.invalidTitle,
+  help: `Please try again or email ${BETA_CODE_EMAIL} for a BETA code`,
+} as const;
 
 function BetaCode({ mixId }: { mixId: string }) {
   const id = useId();
@@ -37,7 +38,7 @@ function BetaCode({ mixId }: { mixId: string }) {
 
   async function apply(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const normalised = normaliseCode(code);
+    const normalised = normaliseBetaCode(code);
     if (normalised === '') return;
     setProblem(null);
     try {
@@ -65,7 +66,7 @@ function BetaCode({ mixId }: { mixId: string }) {
           placeholder="Got a BETA code?*"
           value={code}
           autoComplete="off"
-          maxLength={64}
+          maxLength={BETA_CODE.maxLength}
           aria-invalid={problem ? true : undefined}
           aria-describedby={`${id}-hint`}
           onChange={(event) => {

@@ -1,5 +1,6 @@
 import { useApolloClient, useMutation } from '@apollo/client/react';
 import { TRACKLIST_MAX, TRACKLIST_MIN } from '@mixcrate/api/domain';
+import { TRACK_CREATOR_MAX, TRACK_TITLE_MAX } from '@mixcrate/api/rules';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { AppShell } from '../../components/AppShell';
@@ -133,7 +134,7 @@ export function TrackListPage() {
                     className={styles.input}
                     placeholder="Artist"
                     value={row.artist}
-                    maxLength={200}
+                    maxLength={TRACK_CREATOR_MAX}
                     aria-invalid={missing && row.artist.trim() === '' ? true : undefined}
                     onChange={(event) => edit(index, 'artist', event.target.value)}
                   />
@@ -144,7 +145,7 @@ export function TrackListPage() {
                     className={styles.input}
                     placeholder="Track title"
                     value={row.title}
-                    maxLength={200}
+                    maxLength={TRACK_TITLE_MAX}
                     aria-invalid={missing && row.title.trim() === '' ? true : undefined}
                     onChange={(event) => edit(index, 'title', event.target.value)}
                   />

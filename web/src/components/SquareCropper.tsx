@@ -1,24 +1,32 @@
 import { useState } from 'react';
 import Cropper from 'react-easy-crop';
-import buttons from '../../components/Button.module.css';
-import { type CropArea, cropToSquareJpeg } from '../profile/profile-image';
-import styles from './UploadPage.module.css';
+import buttons from './Button.module.css';
+import styles from './SquareCropper.module.css';
+import { CROP_ZOOM, type CropArea, cropToSquareJpeg } from './square-crop';
 
-/** SPEC §9: crop zoom 1 to 3 in steps of 0.05. */
-export const COVER_ZOOM = { min: 1, max: 3, step: 0.05 } as const;
-
-interface CoverCropProps {
+interface SquareCropperProps {
   /** An object URL of the chosen image. */
   source: string;
+  /** The region's name ('Crop your cover image'). */
+  label: string;
   onCancel(): void;
+  /** The cropped square as a 400x400 JPEG. */
   onDone(jpeg: Blob): void;
+  /** The image could not be cropped (it did not decode). */
   onInvalid(): void;
 }
 
-/** SPEC §2 step 1's cover crop: square, zoom slider, Cancel and Done; Done gives the 400x400 JPEG. */
-export function CoverCrop({ source, onCancel, onDone, onInvalid }: CoverCropProps) {
+/**
+ * SPEC §2's square crop, for the upload's cover and the profile image alike: the image under a square frame, a zoom
+ * slider from 1 to 3 in steps of 0.05, Cancel and Done. Another image starts afresh (centred, unzoomed).
+ */
+export function SquareCropper(props: SquareCropperProps) {
+  return <Cropping key={props.source} {...props} />;
+}
+
+function Cropping({ source, label, onCancel, onDone, onInvalid }: SquareCropperProps) {
   const [crop, setCrop] = useState({ x: 0, y: 0 });
-  const [zoom, setZoom] = useState<number>(COVER_ZOOM.min);
+  const [zoom, setZoom] = useState<number>(CROP_ZOOM.min);
   const [area, setArea] = useState<CropArea | null>(null);
   const [working, setWorking] = useState(false);
 
@@ -35,15 +43,15 @@ export function CoverCrop({ source, onCancel, onDone, onInvalid }: CoverCropProp
   }
 
   return (
-    <section className={styles.cropper} aria-label="Crop your cover image">
+    <section className={styles.cropper} aria-label={label}>
       <div className={styles.cropArea}>
         <Cropper
           image={source}
           crop={crop}
           zoom={zoom}
-          minZoom={COVER_ZOOM.min}
-          maxZoom={COVER_ZOOM.max}
-          zoomSpeed={COVER_ZOOM.step * 4}
+          minZoom={CROP_ZOOM.min}
+          maxZoom={CROP_ZOOM.max}
+          zoomSpeed={CROP_ZOOM.step * 4}
           aspect={1}
           onCropChange={setCrop}
           onZoomChange={setZoom}
@@ -54,14 +62,14 @@ export function CoverCrop({ source, onCancel, onDone, onInvalid }: CoverCropProp
         Zoom
         <input
           type="range"
-          min={COVER_ZOOM.min}
-          max={COVER_ZOOM.max}
-          step={COVER_ZOOM.step}
+          min={CROP_ZOOM.min}
+          max={CROP_ZOOM.max}
+          step={CROP_ZOOM.step}
           value={zoom}
           onChange={(event) => setZoom(Number(event.target.value))}
         />
       </label>
-      <div className={styles.cropActions}>
+      <div className={styles.actions}>
         <button type="button" className={buttons.secondary} onClick={onCancel}>
           Cancel
         </button>
