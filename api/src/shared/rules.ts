@@ -105,6 +105,9 @@ export function missingUploadItems(present: Record<keyof typeof UPLOAD_ITEMS, bo
   return missing.length > 0 ? missing.map((item) => UPLOAD_ITEMS[item]).join(' + ') : null;
 }
 
+/** SPEC §5: every tracklist row needs an artist and a title; what a row without them says. */
+export const TRACKLIST_MISSING_FIELDS = 'Missing: Empty fields';
+
 // ---- Text lengths ----------------------------------------------------------------------------------------------
 
 /** A mix's title, in characters (the upload form's field and the mix table's column). */

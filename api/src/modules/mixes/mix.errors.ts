@@ -1,5 +1,6 @@
 import { FEED_MAX_RADIUS_KM, TRACKLIST_MAX, TRACKLIST_MIN } from '../../shared/domain.js';
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from '../../shared/errors.js';
+import { TRACKLIST_MISSING_FIELDS } from '../../shared/rules.js';
 
 /** Every error the mixes domain answers with, and its words; the status and GraphQL code come with the error's class. */
 export const MixErrors = {
@@ -20,7 +21,7 @@ export const mixInputMessages = {
   radius: `search_radius must be a number of km from 0 to ${FEED_MAX_RADIUS_KM.toLocaleString('en')}`,
   tracklistSize: (count: number) => `A tracklist needs ${TRACKLIST_MIN} to ${TRACKLIST_MAX} tracks; this one has ${count}`,
   tracklistShape: `tracks must be a list of ${TRACKLIST_MIN} to ${TRACKLIST_MAX} track entries`,
-  missingFields: (position: number) => `Missing: Empty fields (track ${position} needs an artist and a title)`,
+  missingFields: (position: number) => `${TRACKLIST_MISSING_FIELDS} (track ${position} needs an artist and a title)`,
   coverUrl: 'A track cover must be an http(s) URL',
   unknownTrack: (position: number) => `Track ${position}: no such catalogue track; choose one of the options or add it as a manual track`,
   startTime: (position: number) => `Track ${position}: the start time must be a number of seconds from 0`,

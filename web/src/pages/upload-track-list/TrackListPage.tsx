@@ -1,6 +1,6 @@
 import { useApolloClient, useMutation } from '@apollo/client/react';
 import { TRACKLIST_MAX, TRACKLIST_MIN } from '@mixcrate/api/domain';
-import { TRACK_CREATOR_MAX, TRACK_TITLE_MAX } from '@mixcrate/api/rules';
+import { TRACK_CREATOR_MAX, TRACK_TITLE_MAX, TRACKLIST_MISSING_FIELDS } from '@mixcrate/api/rules';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { AppShell } from '../../components/AppShell';
@@ -16,7 +16,7 @@ import styles from './TrackListPage.module.css';
 
 /** SPEC §4 and §8: the lookup's two failures, and the missing-fields message with how long it shows (§9). */
 export const trackListMessages = {
-  missing: 'Missing: Empty fields',
+  missing: TRACKLIST_MISSING_FIELDS,
   firstFailure: "We couldn't find any track data - please check your spelling and try again",
   secondFailure: 'Sorry, something went wrong - skip this step',
 } as const;
