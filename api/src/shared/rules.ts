@@ -52,8 +52,8 @@ const IMAGE_FORMATS = {
 type ImageFormat = keyof typeof IMAGE_FORMATS;
 
 export interface ImageFileRule {
-  /** The formats accepted: the server decides by the content, the browser by the file name's ending. */
-  readonly formats: readonly ImageFormat[];
+  /** The formats accepted, as the decoder names them: the server decides by the content, the browser by the name's ending. */
+  readonly formats: readonly string[];
   readonly extensions: readonly string[];
   readonly maxBytes: number;
   /** What the file picker offers. */
@@ -169,6 +169,8 @@ export const messages = {
 function coordinate(name: string, limit: number) {
   return { limit, notANumber: `${name} must be a number`, outOfRange: `${name} must be between -${limit} and ${limit}` } as const;
 }
+
+export type CoordinateRule = ReturnType<typeof coordinate>;
 
 /** A member's or a feed's point: degrees within these bounds (either bound included). */
 export const LOCATION_RULE = { latitude: coordinate('latitude', 90), longitude: coordinate('longitude', 180) } as const;

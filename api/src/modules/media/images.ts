@@ -23,7 +23,7 @@ export async function toSquareJpeg(input: Buffer, rule: ImageRule): Promise<Buff
   } catch {
     throw new InvalidInputError(rule.wrongFormat);
   }
-  if (!header.format || !(rule.formats as readonly string[]).includes(header.format)) throw new InvalidInputError(rule.wrongFormat);
+  if (!header.format || !rule.formats.includes(header.format)) throw new InvalidInputError(rule.wrongFormat);
   if ((header.width ?? 0) * (header.height ?? 0) > MAX_INPUT_PIXELS) throw new InvalidInputError(rule.invalid);
   try {
     return await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, animated: false })

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { USER_TYPE_CODES } from '../../shared/domain.js';
 import { type RawInput, storable, text } from '../../shared/inputs.js';
-import { LOCATION_RULE } from '../../shared/rules.js';
+import { type CoordinateRule, LOCATION_RULE } from '../../shared/rules.js';
 import { bioSchema, displayNameSchema, userNameSchema } from '../../shared/validation.js';
 
 /** The input schema of every users operation. */
 
 // Seven decimals are about a centimetre; rounding there also turns subnormal numbers (5e-324), on which PostgreSQL's
 // earthdistance underflows, into 0.
-const degrees = ({ limit, notANumber, outOfRange }: (typeof LOCATION_RULE)[keyof typeof LOCATION_RULE]) =>
+const degrees = ({ limit, notANumber, outOfRange }: CoordinateRule) =>
   z
     .number({ error: notANumber })
     .min(-limit, outOfRange)

@@ -1,5 +1,5 @@
 import { useMutation } from '@apollo/client/react';
-import { LOCATION_RULE } from '@mixcrate/api/rules';
+import { type CoordinateRule, LOCATION_RULE } from '@mixcrate/api/rules';
 import { type FormEvent, useState } from 'react';
 import { z } from 'zod';
 import buttons from '../../components/Button.module.css';
@@ -27,7 +27,7 @@ export const locationMessages = {
 } as const;
 
 /** A typed coordinate, checked by the server's rule and in its words (a blank is no number either). */
-const coordinate = ({ limit, notANumber, outOfRange }: (typeof LOCATION_RULE)[keyof typeof LOCATION_RULE]) =>
+const coordinate = ({ limit, notANumber, outOfRange }: CoordinateRule) =>
   z
     .string()
     .trim()
