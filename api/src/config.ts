@@ -64,7 +64,9 @@ const envSchema = z.object({
   DEMO: flag(true),
   WAVEFORM_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(3),
   WAVEFORM_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(30),
-  // Payments: Stripe when a secret key is set, otherwise the local test-mode checkout (modules/payments).
+  // Payments: Stripe when a secret key is set; otherwise the local test-mode checkout, which a production server runs
+  // only when PAYMENTS_TEST_MODE=1 says so (without either, checkout and billing answer 503).
+  PAYMENTS_TEST_MODE: z.enum(['0', '1', 'true', 'false']).optional(),
   STRIPE_SECRET_KEY: z.string().min(8).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().min(8).optional(),
   // Where the Stripe SDK sends its requests (default Stripe's own API): a stand-in such as stripe-mock, or a test's.
@@ -85,7 +87,9 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config extends Omit<Env, 'BETA_CODES' | 'PUBLIC_URL' | 'CORS_ORIGINS'> {
+export interface Config extends Omit<Env, 'BETA_CODES' | 'PUBLIC_URL' | 'CORS_ORIGINS' | 'PAYMENTS_TEST_MODE'> {
+  /** Whether the local test-mode checkout may stand in for Stripe: by default everywhere but production. */
+  PAYMENTS_TEST_MODE: boolean;
   /** Any origin, or only these (see shared/origins.ts). */
   CORS_ORIGINS: '*' | string[];
   DATA_DIR: string;
@@ -117,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, baseDir = env.I
       .map((code) => code.trim().toLowerCase())
       .filter(Boolean),
     CORS_ORIGINS: values.CORS_ORIGINS.trim() === '*' ? '*' : values.CORS_ORIGINS.split(',').map((origin) => origin.trim()),
+    PAYMENTS_TEST_MODE: values.PAYMENTS_TEST_MODE === undefined ? !isProduction : ['1', 'true'].includes(values.PAYMENTS_TEST_MODE),
     isProduction,
   };
 }

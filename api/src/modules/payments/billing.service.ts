@@ -41,12 +41,12 @@ export class BillingService {
 
   /** The member's billing: plan, latest subscription, and their published mixes with how each is hosted. */
   async of(viewerId: string): Promise<BillingView> {
-    const { config, provider } = this.context;
+    const { config, configured } = this.context;
     const em = this.context.em();
     const [latest, active, customer, hosted] = await Promise.all([
       em.findOne(Subscription, { user: viewerId }, { orderBy: { createdAt: 'desc' } }),
-      activeSubscriptionOf(em, viewerId),
-      em.count(PaymentCustomer, { user: viewerId, provider: provider.name }),
+      activeSubscriptionOf(em, viewerId, this.context.testMode),
+      configured ? em.count(PaymentCustomer, { user: viewerId, provider: configured.name }) : 0,
       em.execute<{ id: string; source: EntitlementSource | null }[]>(
         `select m.id, (select e.source from entitlement e where e.mix_id = m.id order by e.created_at desc limit 1) as source
            from mix m where m.owner_id = ? and ${PUBLISHED_ACTIVE_MIX_SQL}

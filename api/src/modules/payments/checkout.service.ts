@@ -36,7 +36,7 @@ export class CheckoutService {
     mixPolicy.assertCanChange(mix && { deactivated: mix.deactivatedAt != null, ownerId: mix.owner.id }, viewerId);
     const owned = mix as NonNullable<typeof mix>;
     const renewal = owned.status === 'published';
-    if (renewal && !paymentPolicy.canRenew({ expiresAt: owned.expiresAt ?? null }, (await activeSubscriptionOf(em, viewerId)) !== null))
+    if (renewal && !paymentPolicy.canRenew({ expiresAt: owned.expiresAt ?? null }, (await activeSubscriptionOf(em, viewerId, this.context.testMode)) !== null))
       throw PaymentErrors.notRenewable();
     const query = `mix_id=${owned.id}`;
     return this.checkout(em, viewerId, {
@@ -57,7 +57,7 @@ export class CheckoutService {
       const mix = mixId ? await em.findOne(Mix, mixId, { populate: ['owner'] }) : null;
       mixPolicy.assertCanChange(mix && { deactivated: mix.deactivatedAt != null, ownerId: mix.owner.id }, viewerId);
     }
-    if (await activeSubscriptionOf(em, viewerId)) throw PaymentErrors.alreadySubscribed();
+    if (await activeSubscriptionOf(em, viewerId, this.context.testMode)) throw PaymentErrors.alreadySubscribed();
     const query = mixId ? `&mix_id=${mixId}` : '';
     return this.checkout(em, viewerId, {
       kind: 'subscription',
@@ -94,6 +94,7 @@ export class CheckoutService {
         facts,
         subscription: subscriptionFacts,
         graceDays: config.SUBSCRIPTION_GRACE_DAYS,
+        prices: this.context.prices,
       }),
     );
   }

@@ -1,4 +1,4 @@
-import { ConflictError, InvalidInputError, NotFoundError, PaymentRequiredError } from '../../shared/errors.js';
+import { ConflictError, InvalidInputError, NotFoundError, PaymentRequiredError, ServiceUnavailableError } from '../../shared/errors.js';
 
 /** Every error the payments domain answers with, and its words. */
 export const PaymentErrors = {
@@ -12,6 +12,8 @@ export const PaymentErrors = {
   notRenewable: () => new ConflictError('This mix is hosted by your subscription: it needs no renewal while the subscription is active'),
   signatureMissing: () => new InvalidInputError('Webhook refused: this server has no STRIPE_WEBHOOK_SECRET'),
   signatureInvalid: () => new InvalidInputError('Webhook refused: the Stripe-Signature header does not match the body'),
+  notConfigured: () =>
+    new ServiceUnavailableError('Payments are not configured on this server: publish with a BETA code, or ask the operator to set up Stripe'),
   providerFailed: () => new InvalidInputError('The payment provider refused the request; please try again'),
 } as const;
 

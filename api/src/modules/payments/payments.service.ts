@@ -54,14 +54,20 @@ export class PaymentsService {
       if (fulfilment.mixId && fulfilment.mixId !== input.mixId) throw PaymentErrors.sessionForAnotherMix();
     }
     const mix = await this.context.transaction((em) =>
-      publishMix(em, { viewerId, mixId: input.mixId, code: input.code, betaCodes: this.config.BETA_CODES }),
+      publishMix(em, {
+        viewerId,
+        mixId: input.mixId,
+        code: input.code,
+        betaCodes: this.config.BETA_CODES,
+        testModeCounts: this.context.testMode,
+      }),
     );
     return mixViewOf(mix);
   }
 
   /** Runs the payments sweep (see sweep-payments) now; the timer runs it every PAYMENTS_SWEEP_SECONDS. */
   sweep(): Promise<{ settled: number }> {
-    return sweepPayments(this.context.orm, this.config.SUBSCRIPTION_GRACE_DAYS);
+    return sweepPayments(this.context.orm, this.config.SUBSCRIPTION_GRACE_DAYS, this.context.testMode);
   }
 
   startSweeping(): void {

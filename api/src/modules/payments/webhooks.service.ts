@@ -59,7 +59,7 @@ export class WebhooksService {
         const subscription =
           facts.subscriptionRef && facts.status === 'paid' ? await stripe.retrieveSubscription(facts.subscriptionRef) : null;
         const now = new Date();
-        return (em) => fulfilCheckout(em, { provider: 'stripe', facts, subscription, graceDays, now });
+        return (em) => fulfilCheckout(em, { provider: 'stripe', facts, subscription, graceDays, now, prices: this.context.prices });
       }
       case 'invoice.paid': {
         const period = paidPeriodOf(event.data.object, event.created);
