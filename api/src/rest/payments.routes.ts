@@ -33,9 +33,9 @@ export function paymentRoutes(services: Services) {
     });
 
     app.get<{ Params: { file: string } }>('/payment/earnings/:file', async (request, reply) => {
-      requireViewer(await viewerOf(services, request));
+      const viewer = requireViewer(await viewerOf(services, request));
       const period = request.params.file.replace(/\.csv$/, '');
-      const csv = await payments.earnings.csv(period);
+      const csv = await payments.earnings.csv(viewer.id, period);
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="mixcrate-earnings-${period}.csv"`)

@@ -36,7 +36,13 @@ export class CheckoutService {
     mixPolicy.assertCanChange(mix && { deactivated: mix.deactivatedAt != null, ownerId: mix.owner.id }, viewerId);
     const owned = mix as NonNullable<typeof mix>;
     const renewal = owned.status === 'published';
-    if (renewal && !paymentPolicy.canRenew({ expiresAt: owned.expiresAt ?? null }, (await activeSubscriptionOf(em, viewerId, this.context.testMode)) !== null))
+    if (
+      renewal &&
+      !paymentPolicy.canRenew(
+        { expiresAt: owned.expiresAt ?? null },
+        (await activeSubscriptionOf(em, viewerId, this.context.testMode)) !== null,
+      )
+    )
       throw PaymentErrors.notRenewable();
     const query = `mix_id=${owned.id}`;
     return this.checkout(em, viewerId, {

@@ -1,4 +1,6 @@
 import { parseInput } from '../../shared/inputs.js';
+import { rolePolicy } from '../roles/role.policy.js';
+import type { RolesService } from '../roles/roles.service.js';
 import { earningsInput, periodInput } from './payment.inputs.js';
 import type { PaymentsContext } from './payments-context.js';
 
@@ -19,12 +21,19 @@ export interface EarningsView {
   creators: CreatorEarningView[];
 }
 
-/** The creator rewards ledger, read: its periods, a period's report, and the same as CSV. */
+/**
+ * The creator rewards ledger, read: its periods, a period's report, and the same as CSV. It tells total subscription
+ * revenue and what individual subscribers listened to, so only operators read it (see rolePolicy).
+ */
 export class EarningsService {
-  constructor(private readonly context: PaymentsContext) {}
+  constructor(
+    private readonly context: PaymentsContext,
+    private readonly roles: RolesService,
+  ) {}
 
   /** The periods the rewards ledger has lines for, newest first. */
-  async periods(): Promise<string[]> {
+  async periods(viewerId: string): Promise<string[]> {
+    await this.assertCanRead(viewerId);
     const rows = await this.context
       .em()
       .execute<{ period: string }[]>('select distinct period from reward_allocation order by period desc limit 240');
@@ -32,13 +41,15 @@ export class EarningsService {
   }
 
   /** The creators' earnings in a period (optionally one creator, by key or name), largest first, with the period's totals. */
-  report(raw: { period: unknown; creator?: unknown; first?: unknown }): Promise<EarningsView> {
+  async report(viewerId: string, raw: { period: unknown; creator?: unknown; first?: unknown }): Promise<EarningsView> {
+    await this.assertCanRead(viewerId);
     const input = parseInput(earningsInput, { ...raw, first: raw.first ?? undefined });
     return this.read(input.period, input.creator, input.first);
   }
 
   /** The period's ledger as CSV: one row per creator, then the unallocated row; the amounts add up to the creators' share. */
-  async csv(rawPeriod: unknown): Promise<string> {
+  async csv(viewerId: string, rawPeriod: unknown): Promise<string> {
+    await this.assertCanRead(viewerId);
     const period = parseInput(periodInput, rawPeriod);
     const report = await this.read(period, null, null);
     const lines = [['period', 'creator_key', 'creator_name', 'amount_cents', 'listened_seconds', 'subscribers']];
@@ -60,6 +71,10 @@ export class EarningsService {
       '',
     ]);
     return `${lines.map((line) => line.map(csvField).join(',')).join('\r\n')}\r\n`;
+  }
+
+  private async assertCanRead(viewerId: string): Promise<void> {
+    rolePolicy.assertCanReadLedger(await this.roles.roleOf(viewerId));
   }
 
   private async read(period: string, creator: string | null, limit: number | null): Promise<EarningsView> {

@@ -65,8 +65,7 @@ export class PaymentsResolver {
 
   @Query(() => [String], { description: 'The months (YYYY-MM) the creator rewards ledger has lines for, newest first.' })
   earningsPeriods(@Ctx() ctx: GraphQLContext): Promise<string[]> {
-    requireViewer(ctx.viewer);
-    return ctx.services.payments.earnings.periods();
+    return ctx.services.payments.earnings.periods(requireViewer(ctx.viewer).id);
   }
 
   @Query(() => EarningsReportObject, { description: 'Creator earnings in a month (YYYY-MM); creator: one creator’s key or name.' })
@@ -76,7 +75,7 @@ export class PaymentsResolver {
     @Arg('first', () => Int, { nullable: true, defaultValue: 100 }) first: number,
     @Ctx() ctx: GraphQLContext,
   ): Promise<EarningsReportObject> {
-    requireViewer(ctx.viewer);
-    return EarningsReportObject.from(await ctx.services.payments.earnings.report({ period, creator, first }));
+    const viewerId = requireViewer(ctx.viewer).id;
+    return EarningsReportObject.from(await ctx.services.payments.earnings.report(viewerId, { period, creator, first }));
   }
 }

@@ -2,14 +2,16 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Orm } from '../../db/orm.js';
 import { parseInput } from '../../shared/inputs.js';
+import type { RateLimits } from '../auth/rate-limits.js';
 import { type MixView, mixViewOf } from '../mixes/mix.views.js';
 import type { MixesService } from '../mixes/mixes.service.js';
+import type { RolesService } from '../roles/roles.service.js';
 import { BillingService } from './billing.service.js';
 import { CheckoutService } from './checkout.service.js';
 import { publishMix } from './commands/publish-mix.js';
 import { sweepPayments } from './commands/sweep-payments.js';
 import { EarningsService } from './earnings.service.js';
-import { PaymentErrors } from './payment.errors.js';
+import { PaymentErrors, WrongBetaCodeError } from './payment.errors.js';
 import { publishInput } from './payment.inputs.js';
 import { PaymentsContext } from './payments-context.js';
 import { TestModeService } from './test-mode.service.js';
@@ -33,19 +35,23 @@ export class PaymentsService {
     orm: Orm,
     private readonly config: Config,
     mixes: MixesService,
+    roles: RolesService,
+    private readonly rateLimits: RateLimits,
     private readonly log: FastifyBaseLogger,
   ) {
     this.context = new PaymentsContext(orm, config);
+    if (config.isProduction && this.context.testMode)
+      log.warn('PAYMENTS_TEST_MODE=1: the local test-mode checkout takes the place of Stripe; anyone can "pay" without money');
     this.checkout = new CheckoutService(this.context);
     this.webhooks = new WebhooksService(this.context);
     this.testMode = new TestModeService(this.context, this.checkout);
     this.billing = new BillingService(this.context, mixes);
-    this.earnings = new EarningsService(this.context);
+    this.earnings = new EarningsService(this.context, roles);
   }
 
   /**
    * See the `publish-mix` command. With a checkout `sessionId` (the success page's return) the session is looked up
-   * and fulfilled first, so publishing need not wait for the webhook.
+   * and fulfilled first, so publishing need not wait for the webhook. Wrong BETA codes are limited per member.
    */
   async publish(viewerId: string, raw: { mixId: unknown; code?: unknown; sessionId?: unknown }): Promise<MixView> {
     const input = parseInput(publishInput, raw);
@@ -53,16 +59,22 @@ export class PaymentsService {
       const fulfilment = await this.checkout.confirm(viewerId, input.sessionId);
       if (fulfilment.mixId && fulfilment.mixId !== input.mixId) throw PaymentErrors.sessionForAnotherMix();
     }
-    const mix = await this.context.transaction((em) =>
-      publishMix(em, {
-        viewerId,
-        mixId: input.mixId,
-        code: input.code,
-        betaCodes: this.config.BETA_CODES,
-        testModeCounts: this.context.testMode,
-      }),
-    );
-    return mixViewOf(mix);
+    if (input.code !== null) await this.rateLimits.refuseWhenSpent('wrongBetaCodePerMember', viewerId);
+    try {
+      const mix = await this.context.transaction((em) =>
+        publishMix(em, {
+          viewerId,
+          mixId: input.mixId,
+          code: input.code,
+          betaCodes: this.config.BETA_CODES,
+          testModeCounts: this.context.testMode,
+        }),
+      );
+      return mixViewOf(mix);
+    } catch (error) {
+      if (error instanceof WrongBetaCodeError) await this.rateLimits.consume([['wrongBetaCodePerMember', viewerId]]);
+      throw error;
+    }
   }
 
   /** Runs the payments sweep (see sweep-payments) now; the timer runs it every PAYMENTS_SWEEP_SECONDS. */

@@ -50,7 +50,12 @@ export function hostMix(em: EntityManager, mix: IMix, evidence: Evidence, now: D
 export const unusedPurchase = (em: EntityManager, mixId: string, testModeCounts: boolean) =>
   em.findOne(
     Entitlement,
-    { mix: mixId, source: 'single', validUntil: null, payment: { status: 'paid', ...(testModeCounts ? {} : { provider: { $ne: 'test' } }) } },
+    {
+      mix: mixId,
+      source: 'single',
+      validUntil: null,
+      payment: { status: 'paid', ...(testModeCounts ? {} : { provider: { $ne: 'test' } }) },
+    },
     { orderBy: { createdAt: 'asc' } },
   );
 

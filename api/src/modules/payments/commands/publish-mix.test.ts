@@ -30,7 +30,9 @@ async function draftWithTracklist(): Promise<string> {
 const publish = (command: Partial<PublishMix> & { mixId: string | null }) =>
   t.services.orm.em
     .fork()
-    .transactional((em) => publishMix(em as EntityManager, { viewerId: owner.id, code: null, betaCodes, testModeCounts: true, ...command }));
+    .transactional((em) =>
+      publishMix(em as EntityManager, { viewerId: owner.id, code: null, betaCodes, testModeCounts: true, ...command }),
+    );
 
 const statusOf = async (mixId: string) =>
   (await t.services.orm.em.fork().execute<{ status: string }[]>('select status from mix where id = ?', [mixId]))[0].status;
