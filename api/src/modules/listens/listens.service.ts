@@ -10,8 +10,6 @@ import { LIVE_LISTEN_SQL, LiveCounts } from './live-counts.js';
 
 /** How often silent listens are looked for, at most (a shorter expiry looks more often). */
 const SWEEP_EVERY_MS = 5_000;
-/** How far ahead of the server's clock a client's timestamp may be. */
-const CLOCK_SKEW_MS = 60_000;
 /** Starts this close together are one start sent more than once (a double click, a retry), not a new listen. */
 const SAME_START_MS = 5_000;
 
@@ -20,11 +18,12 @@ export interface ListensOptions {
   expiryMs: number;
 }
 
-/** A client timestamp (see listenMomentInput), not in the future; `now` when absent. */
-function parseMoment(value: unknown, field: 'start' | 'end'): Date {
-  const date = parseInput(listenMomentInput(field), value) ?? new Date();
-  if (date.getTime() > Date.now() + CLOCK_SKEW_MS) throw ListenErrors.inFuture(field);
-  return date;
+/**
+ * A client's moment (`now` when absent) clamped into [earliest, now]: a device whose clock runs slow or fast still has
+ * its listen counted, at the nearest moment the server can believe, and no listen can be made longer than it was.
+ */
+function clampMoment(requested: Date | undefined, earliest: number): Date {
+  return new Date(Math.max(earliest, Math.min((requested ?? new Date()).getTime(), Date.now())));
 }
 
 /**
@@ -72,17 +71,17 @@ export class ListensService {
   }
 
   /**
-   * Starts a member's listen, at `start` (now when absent): never before the mix was published, never in the future.
+   * Starts a member's listen, at `start` (now when absent), clamped into [the mix's publishing, now].
    * One open listen per member per mix: starts of the same listen (a double click, a player's retry, the same start
    * sent eight times at once) answer the one open listen; a later start means the earlier listen was abandoned (its end
    * is unknown), so it is closed with no length rather than guessed. The member's starts of one mix queue on a lock.
    */
   async start(mixId: unknown, viewerId: string, rawStart?: unknown): Promise<ListenRecord> {
-    const start = parseMoment(rawStart, 'start');
+    const requested = parseInput(listenMomentInput('start'), rawStart);
     const record = await this.em().transactional(async (txEm) => {
       const em = txEm as EntityManager;
       const mix = await listenableMix(em, mixId);
-      if (start.getTime() < mix.publishedAt.getTime()) throw ListenErrors.startBeforePublishing();
+      const start = clampMoment(requested, mix.publishedAt.getTime());
       await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`listen:${mix.id}:${viewerId}`]);
       const [open] = await em.execute<(ListenRow & { live: boolean })[]>(
         `select ${LISTEN_COLUMNS}, ${LIVE_LISTEN_SQL} as live from listen where mix_id = ? and user_id = ? and ended_at is null`,
@@ -128,13 +127,13 @@ export class ListensService {
   }
 
   /**
-   * Ends the member's open listen of the mix at `end` (now when absent), after its start and never in the future. A
+   * Ends the member's open listen of the mix at `end` (now when absent), clamped into [its start, now]. A
    * listen lasts at most the mix's length (a player left running past the end, or a clock that jumped): a later end is
    * clamped to the start plus the mix's duration, so no listen adds more hours than the mix holds. Players send a
    * pause twice: with no open listen, the member's latest listen of the mix, already ended, is answered unchanged.
    */
   async end(mixId: unknown, viewerId: string, rawEnd?: unknown): Promise<ListenRecord> {
-    const requestedEnd = parseMoment(rawEnd, 'end');
+    const requested = parseInput(listenMomentInput('end'), rawEnd);
     const result = await this.em().transactional(async (txEm) => {
       const em = txEm as EntityManager;
       const mix = await listenableMix(em, mixId);
@@ -151,7 +150,7 @@ export class ListensService {
         return { mixId: mix.id, record: toRecord(ended), changed: false };
       }
       const startedAt = new Date(open.started_at).getTime();
-      if (requestedEnd.getTime() < startedAt) throw ListenErrors.endBeforeStart();
+      const requestedEnd = clampMoment(requested, startedAt);
       const longest = mix.durationSeconds === null ? Number.POSITIVE_INFINITY : startedAt + mix.durationSeconds * 1000;
       const end = new Date(Math.min(requestedEnd.getTime(), longest));
       const [row] = await em.execute<ListenRow[]>(`update listen set ended_at = ? where id = ? returning ${LISTEN_COLUMNS}`, [
