@@ -62,6 +62,11 @@ const envSchema = z.object({
   MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(256),
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   DEMO: flag(true),
+  // What one member may hold unpublished: drafts (each up to 300 MB), and bytes in unfinished resumable uploads.
+  MAX_DRAFTS_PER_MEMBER: z.coerce.number().int().min(1).max(1000).default(10),
+  MAX_OPEN_UPLOADS_GB: z.coerce.number().positive().max(1000).default(2),
+  // Drafts nobody touched (edited, or its tracklist set) for this many days are removed with their files.
+  DRAFT_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(14),
   WAVEFORM_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(3),
   WAVEFORM_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(30),
   // Payments: Stripe when a secret key is set; otherwise the local test-mode checkout, which a production server runs

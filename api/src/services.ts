@@ -57,7 +57,10 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
   const tokens = await TokenService.create(config.JWT_SECRET, config.DATA_DIR, config.JWT_TTL);
   const mailer = new Mailer(config.SMTP_URL, config.MAIL_FROM, join(config.DATA_DIR, 'outbox'), log);
   const storage = createStorage(config);
-  const mixes = new MixesService(orm, storage, savedByViewerSql);
+  const mixes = new MixesService(orm, storage, savedByViewerSql, {
+    maxDrafts: config.MAX_DRAFTS_PER_MEMBER,
+    ttlDays: config.DRAFT_TTL_DAYS,
+  });
   const rateLimits = new RateLimits(redis);
   const roles = new RolesService(orm);
   const payments = new PaymentsService(orm, config, mixes, roles, rateLimits, log);
@@ -80,6 +83,7 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
   const uploads = new ResumableUploads(orm, storage, (token) => auth.authenticate(token), locks, {
     trustProxy: config.TRUST_PROXY,
     allowsOrigin: (origin) => originAllowed(config.CORS_ORIGINS, origin),
+    maxOpenBytesPerMember: Math.floor(config.MAX_OPEN_UPLOADS_GB * 1024 ** 3),
   });
   const fileCache = mixFileCache(databaseUrl, log);
   const staging = new UploadStaging(orm, storage, locks, databaseUrl, log);
