@@ -80,7 +80,7 @@ async function main() {
     );
     const events = await Promise.all(
       buyers.map(async (buyer) => {
-        const { redirect } = await services.payments.createSinglePurchaseSession(buyer.id, mixOf.get(buyer.id));
+        const { redirect } = await services.payments.checkout.createSinglePurchaseSession(buyer.id, mixOf.get(buyer.id));
         const session = [...stripe.sessions.values()].find((candidate) => candidate.url === redirect) ?? {};
         return stripe.signedEvent('checkout.session.completed', stripe.pay(session.id as string), SECRET);
       }),
@@ -136,7 +136,7 @@ async function main() {
       [`{${mixIds.join(',')}}`, mixIds.length, LISTENS_PER_SUBSCRIBER],
     );
     const settleStarted = performance.now();
-    const settled = await settleRewards(orm, new Date(), 1_000_000);
+    const settled = await settleRewards(orm, new Date(), true, 1_000_000);
     const settleSeconds = (performance.now() - settleStarted) / 1000;
     const [check] = (await sql(
       `select count(*)::int as lines, sum(amount_cents)::int as cents, (select sum(amount_cents)::int from subscription_payment) as paid from reward_allocation`,

@@ -63,9 +63,16 @@ const envSchema = z.object({
   MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(256),
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   DEMO: flag(true),
+  // What one member may hold unpublished: drafts (each up to 300 MB), and bytes in unfinished resumable uploads.
+  MAX_DRAFTS_PER_MEMBER: z.coerce.number().int().min(1).max(1000).default(10),
+  MAX_OPEN_UPLOADS_GB: z.coerce.number().positive().max(1000).default(2),
+  // Drafts nobody touched (edited, or its tracklist set) for this many days are removed with their files.
+  DRAFT_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(14),
   WAVEFORM_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(3),
   WAVEFORM_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(30),
-  // Payments: Stripe when a secret key is set, otherwise the local test-mode checkout (modules/payments).
+  // Payments: Stripe when a secret key is set; otherwise the local test-mode checkout, which a production server runs
+  // only when PAYMENTS_TEST_MODE=1 says so (without either, checkout and billing answer 503).
+  PAYMENTS_TEST_MODE: z.enum(['0', '1', 'true', 'false']).optional(),
   STRIPE_SECRET_KEY: z.string().min(8).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().min(8).optional(),
   // Where the Stripe SDK sends its requests (default Stripe's own API): a stand-in such as stripe-mock, or a test's.
@@ -86,7 +93,9 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config extends Omit<Env, 'BETA_CODES' | 'PUBLIC_URL' | 'CORS_ORIGINS'> {
+export interface Config extends Omit<Env, 'BETA_CODES' | 'PUBLIC_URL' | 'CORS_ORIGINS' | 'PAYMENTS_TEST_MODE'> {
+  /** Whether the local test-mode checkout may stand in for Stripe: by default everywhere but production. */
+  PAYMENTS_TEST_MODE: boolean;
   /** Any origin, or only these (see shared/origins.ts). */
   CORS_ORIGINS: '*' | string[];
   DATA_DIR: string;
@@ -116,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, baseDir = env.I
     PUBLIC_URL: (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, ''),
     BETA_CODES: values.BETA_CODES.split(',').map(normaliseBetaCode).filter(Boolean),
     CORS_ORIGINS: values.CORS_ORIGINS.trim() === '*' ? '*' : values.CORS_ORIGINS.split(',').map((origin) => origin.trim()),
+    PAYMENTS_TEST_MODE: values.PAYMENTS_TEST_MODE === undefined ? !isProduction : ['1', 'true'].includes(values.PAYMENTS_TEST_MODE),
     isProduction,
   };
 }

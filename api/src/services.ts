@@ -25,6 +25,7 @@ import { PaymentsService } from './modules/payments/payments.service.js';
 import { RecognitionService } from './modules/recognition/recognition.service.js';
 import { RecognitionJobs } from './modules/recognition/recognition-jobs.js';
 import { TrackReferences } from './modules/recognition/track-references.service.js';
+import { RolesService } from './modules/roles/roles.service.js';
 import { TracksService } from './modules/tracks/tracks.service.js';
 import { UsersService } from './modules/users/users.service.js';
 import { originAllowed } from './shared/origins.js';
@@ -37,6 +38,7 @@ export interface Services {
   users: UsersService;
   mixes: MixesService;
   payments: PaymentsService;
+  roles: RolesService;
   tracks: TracksService;
   library: LibraryService;
   follows: FollowsService;
@@ -55,11 +57,16 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
   const tokens = await TokenService.create(config.JWT_SECRET, config.DATA_DIR, config.JWT_TTL);
   const mailer = new Mailer(config.SMTP_URL, config.MAIL_FROM, join(config.DATA_DIR, 'outbox'), log);
   const storage = createStorage(config);
-  const mixes = new MixesService(orm, storage, savedByViewerSql);
-  const payments = new PaymentsService(orm, config, mixes, log);
+  const mixes = new MixesService(orm, storage, savedByViewerSql, {
+    maxDrafts: config.MAX_DRAFTS_PER_MEMBER,
+    ttlDays: config.DRAFT_TTL_DAYS,
+  });
+  const rateLimits = new RateLimits(redis);
+  const roles = new RolesService(orm);
+  const payments = new PaymentsService(orm, config, mixes, roles, rateLimits, log);
   payments.startSweeping();
   const databaseUrl = orm.config.get('clientUrl') ?? '';
-  const auth = new AuthService(orm, tokens, new RateLimits(redis), mailer, config.PUBLIC_URL, signedInMembers(databaseUrl, log));
+  const auth = new AuthService(orm, tokens, rateLimits, mailer, config.PUBLIC_URL, signedInMembers(databaseUrl, log));
   const locks = new AdvisoryLocks(databaseUrl, log);
   await locks.start();
   const waveforms = new WaveformService(
@@ -76,6 +83,7 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
   const uploads = new ResumableUploads(orm, storage, (token) => auth.authenticate(token), locks, {
     trustProxy: config.TRUST_PROXY,
     allowsOrigin: (origin) => originAllowed(config.CORS_ORIGINS, origin),
+    maxOpenBytesPerMember: Math.floor(config.MAX_OPEN_UPLOADS_GB * 1024 ** 3),
   });
   const fileCache = mixFileCache(databaseUrl, log);
   const staging = new UploadStaging(orm, storage, locks, databaseUrl, log);
@@ -107,6 +115,7 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
     users,
     mixes,
     payments,
+    roles,
     tracks: new TracksService(orm, storage, (viewer, mixId) => recognitionJobs.recognisedTrackIds(viewer, mixId)),
     library: new LibraryService(orm, mixes),
     follows: new FollowsService(orm, notifications),

@@ -225,6 +225,8 @@ describe('creator rewards', () => {
     await t.services.payments.sweep();
     expect(await ledgerOf(fanPayment)).toHaveLength(3);
 
+    // The ledger is an operator's to read (issue 26).
+    await t.services.roles.grant(dj.email, 'operator');
     const report = await gql<{
       earningsPeriods: string[];
       earnings: {

@@ -156,6 +156,22 @@ describe('publishing on evidence', () => {
     expect(await entitlementsOf(mixId)).toBe(1);
   });
 
+  test('a session that paid another amount, currency or mode than we asked publishes nothing; its payment is failed', async () => {
+    for (const tampered of [{ amount_total: 1 }, { currency: 'eur' }, { mode: 'subscription' }]) {
+      const mixId = await draftReadyToPay();
+      const sessionId = await singleSession(mixId);
+      const session = stripe.pay(sessionId);
+      Object.assign(session, tampered);
+      const response = await rest('/api/mix/publish-mix', dj, { mix_id: mixId, session_id: sessionId });
+      expect(response.statusCode, JSON.stringify(tampered)).toBe(402);
+      expect((await mixRow(mixId)).status).toBe('draft');
+      const payment = await t.services.orm.em.fork().findOneOrFail(Payment, { providerRef: sessionId });
+      expect(payment.status).toBe('failed');
+      expect((await sendEvent('checkout.session.completed', session)).duplicate).toBe(false);
+      expect((await mixRow(mixId)).status).toBe('draft');
+    }
+  });
+
   test('someone else’s session, or a session for another mix, publishes nothing', async () => {
     const mixId = await draftReadyToPay();
     const other = await draftReadyToPay();

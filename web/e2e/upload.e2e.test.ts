@@ -432,6 +432,11 @@ describe.runIf(databaseUrl)('with demo references in the catalogue', () => {
       cwd: join(REPO_DIR, 'api'),
     });
 
+    // The ledger is an operator's to read: the DJ is made one the way an operator is (npm run admin).
+    await run(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'grant', 'operator', dj.email], {
+      cwd: join(REPO_DIR, 'api'),
+      env: { ...process.env, DATABASE_URL: databaseUrl ?? '' },
+    });
     // The month is an earnings period with the mix's creators; its CSV comes from the API.
     await tab.goto(`${baseUrl}/settings`);
     const earnings = tab.getByRole('region', { name: 'Creator earnings' });

@@ -11,6 +11,7 @@ import { MixTrack } from '../modules/mixes/mix-track.entity.js';
 import { Notification } from '../modules/notifications/notification.entity.js';
 import { paymentEntities } from '../modules/payments/payment.entity.js';
 import { recognitionEntities } from '../modules/recognition/recognition.entities.js';
+import { MemberRole } from '../modules/roles/member-role.entity.js';
 import { catalogueEntities } from '../modules/tracks/catalogue/catalogue.entities.js';
 import { Track } from '../modules/tracks/track.entity.js';
 import { User } from '../modules/users/user.entity.js';
@@ -32,4 +33,5 @@ export const entities = [
   Notification,
   ...catalogueEntities,
   ...recognitionEntities,
+  MemberRole,
 ];

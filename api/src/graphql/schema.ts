@@ -10,6 +10,7 @@ import { MixesResolver } from '../modules/mixes/mixes.resolver.js';
 import { NotificationsResolver } from '../modules/notifications/notifications.resolver.js';
 import { PaymentsResolver } from '../modules/payments/payments.resolver.js';
 import { RecognitionResolver } from '../modules/recognition/recognition.resolver.js';
+import { RolesResolver } from '../modules/roles/roles.resolver.js';
 import { TracksResolver } from '../modules/tracks/tracks.resolver.js';
 import { UsersResolver } from '../modules/users/users.resolver.js';
 import { NodeResolver } from './node.resolver.js';
@@ -25,6 +26,7 @@ export const resolvers = [
   ListensResolver,
   TracksResolver,
   RecognitionResolver,
+  RolesResolver,
   NodeResolver,
   NotificationsResolver,
 ] as const;

@@ -85,7 +85,8 @@ export function mixRoutes(services: Services) {
     app.get<{ Params: { id: string } }>('/mix/upload/:id', async (request) => {
       const viewer = requireViewer(await viewerOf(services, request));
       const mix = await mixes.draftForPayment(viewer.id, request.params.id);
-      return { current_mix: await mixWire(services, { mix, distanceKm: null }, viewer.id) };
+      const keptUntil = await mixes.draftKeptUntil(viewer.id, mix.id);
+      return { current_mix: { ...(await mixWire(services, { mix, distanceKm: null }, viewer.id)), draft_kept_until: keptUntil } };
     });
 
     app.post('/mix/update-mix', async (request) => {

@@ -35,6 +35,11 @@ export class PayloadTooLargeError extends DomainError {
   readonly status = 413;
   readonly code = 'PAYLOAD_TOO_LARGE';
 }
+/** A part of the service that this server is not set up to offer (payments without a provider): no fault of the request. */
+export class ServiceUnavailableError extends DomainError {
+  readonly status = 503;
+  readonly code = 'SERVICE_UNAVAILABLE';
+}
 /** The media storage (the disk, the bucket) failed to take or give a file: no fault of the request, which may be retried. */
 export class StorageUnavailableError extends DomainError {
   readonly status = 503;

@@ -12,7 +12,7 @@ const [databaseUrl] = process.argv.slice(2);
 if (!databaseUrl) throw new Error('usage: settle-rewards.ts DATABASE_URL');
 const orm = await openOrm(databaseUrl, pino({ level: 'silent' }));
 try {
-  process.stdout.write(`${await settleRewards(orm, new Date(Date.now() + 40 * DAY_MS))}\n`);
+  process.stdout.write(`${await settleRewards(orm, new Date(Date.now() + 40 * DAY_MS), true)}\n`);
 } finally {
   await orm.close();
 }

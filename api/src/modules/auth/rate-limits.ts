@@ -29,6 +29,8 @@ export const AUTH_LIMITS = {
   newPasswordPerIp: { points: 10, durationSeconds: 15 * 60 },
   passwordCheckPerIp: { points: 30, durationSeconds: 15 * 60 },
   passwordCheckPerMember: { points: 10, durationSeconds: 15 * 60 },
+  // Wrong BETA codes only (a right one is spent once anyway): guessing codes costs an hour per ten tries.
+  wrongBetaCodePerMember: { points: 10, durationSeconds: 60 * 60 },
 } satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof AUTH_LIMITS;
@@ -59,10 +61,20 @@ export class RateLimits {
         await this.limiters[name].consume(key);
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
-        const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-        const wait = seconds >= 120 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`;
-        throw new TooManyRequestsError(`Too many attempts. Please try again in ${wait}.`, seconds);
+        throw tooMany(rejection);
       }
     }
   }
+
+  /** Throws the 429 `consume` would once the limit is spent, without spending a point (for limits counting failures only). */
+  async refuseWhenSpent(name: LimitName, key: string): Promise<void> {
+    const state = await this.limiters[name].get(key);
+    if (state && state.consumedPoints >= AUTH_LIMITS[name].points) throw tooMany(state);
+  }
+}
+
+function tooMany(state: RateLimiterRes): TooManyRequestsError {
+  const seconds = Math.max(1, Math.ceil(state.msBeforeNext / 1000));
+  const wait = seconds >= 120 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`;
+  return new TooManyRequestsError(`Too many attempts. Please try again in ${wait}.`, seconds);
 }

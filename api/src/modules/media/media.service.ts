@@ -35,6 +35,9 @@ async function readCapped(stream: Readable, rule: Pick<ImageFileRule, 'maxBytes'
   return Buffer.concat(chunks);
 }
 
+/** How often drafts nobody touched for DRAFT_TTL_DAYS are looked for. */
+const DRAFT_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+
 /** A browser sends an empty, nameless file part for a file input left empty. */
 async function isEmptyFileInput(part: Extract<UploadPart, { type: 'file' }>): Promise<boolean> {
   if (part.fileName !== '') return false;
@@ -47,6 +50,8 @@ async function isEmptyFileInput(part: Extract<UploadPart, { type: 'file' }>): Pr
  * files, and the waveform jobs.
  */
 export class MediaService {
+  private draftSweeper: NodeJS.Timeout | null = null;
+
   constructor(
     private readonly orm: Orm,
     private readonly storage: StorageDriver,
@@ -65,6 +70,11 @@ export class MediaService {
    */
   async resumeInterruptedWork(): Promise<void> {
     await this.staging.sweep().catch((error) => this.log.error({ err: error }, 'could not sweep abandoned uploads'));
+    await this.sweepStaleDrafts().catch((error) => this.log.error({ err: error }, 'could not remove stale drafts'));
+    this.draftSweeper ??= setInterval(
+      () => void this.sweepStaleDrafts().catch((error) => this.log.error({ err: error }, 'could not remove stale drafts')),
+      DRAFT_SWEEP_INTERVAL_MS,
+    ).unref();
     await this.waveforms.resumePending();
     await this.recognitions?.resumePending().catch((error) => this.log.error({ err: error }, 'could not resume recognition jobs'));
   }
@@ -76,6 +86,8 @@ export class MediaService {
    * deleted and no draft exists; should the process die instead, the next sweep deletes them (see UploadStaging).
    */
   async createMixFromUpload(ownerId: string, parts: AsyncIterable<UploadPart>, isClientGone: () => boolean = () => false): Promise<IMix> {
+    // A member at the drafts limit hears so before sending 300 MB (the draft's transaction checks again, under a lock).
+    await this.mixes.assertRoomForDraft(ownerId);
     const stored: string[] = [];
     let cover: string | null = null;
     let audio: { fileName: string; facts: AudioFacts } | null = null;
@@ -208,7 +220,22 @@ export class MediaService {
     return mixPolicy.fileAccess(mix, viewerId);
   }
 
+  /** Removes drafts untouched for DRAFT_TTL_DAYS, then their files; answers how many went. */
+  async sweepStaleDrafts(now = new Date()): Promise<number> {
+    let removed = 0;
+    for (;;) {
+      const drafts = await this.mixes.removeStaleDrafts(now);
+      for (const draft of drafts) {
+        for (const key of [objectKey(FOLDERS.mixAudio, draft.mp3), objectKey(FOLDERS.mixImages, draft.cover)])
+          await this.storage.delete(key).catch((error) => this.log.error({ err: error, key }, 'could not delete a stale draft’s file'));
+      }
+      removed += drafts.length;
+      if (drafts.length === 0) return removed;
+    }
+  }
+
   async close(): Promise<void> {
+    if (this.draftSweeper) clearInterval(this.draftSweeper);
     this.uploads.close();
     await this.staging.close();
     await this.fileCache.close();

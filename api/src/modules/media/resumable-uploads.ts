@@ -12,6 +12,10 @@ import { SharedUploadStore } from './shared-upload-store.js';
 import type { StorageDriver } from './storage.js';
 
 export const RESUMABLE_UPLOAD_PATH = '/api/uploads';
+export const RESUMABLE_MESSAGES = {
+  tooMuchOpen: (limit: number) =>
+    `Your unfinished uploads would hold more than ${+(limit / 1024 ** 3).toFixed(2)} GB, the most one member may keep: finish or cancel one first`,
+} as const;
 /** Uploads nobody turned into a mix within this time are removed, finished or not. */
 export const RESUMABLE_UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
@@ -74,7 +78,7 @@ export class ResumableUploads {
     storage: StorageDriver,
     private readonly authenticate: (token: string) => Promise<Viewer>,
     private readonly locks: AdvisoryLocks,
-    options: { trustProxy?: boolean; allowsOrigin?: (origin: string) => boolean } = {},
+    options: { trustProxy?: boolean; allowsOrigin?: (origin: string) => boolean; maxOpenBytesPerMember?: number } = {},
   ) {
     this.store = new SharedUploadStore(orm, storage);
     this.server = new Server({
@@ -96,6 +100,9 @@ export class ResumableUploads {
         // The metadata is kept in PostgreSQL (see SharedUploadStore), which stores no NUL or lone surrogate.
         const texts = Object.entries(upload.metadata ?? {}).flatMap(([key, value]) => [key, value ?? '']);
         if (!texts.every(isStorableText)) throw refusal(400, 'Upload-Metadata holds text that cannot be stored');
+        const limit = options.maxOpenBytesPerMember ?? Number.POSITIVE_INFINITY;
+        const open = await this.store.openBytesOf(viewer.id, MP3_RULE.maxBytes);
+        if (open + (upload.size ?? MP3_RULE.maxBytes) > limit) throw refusal(409, RESUMABLE_MESSAGES.tooMuchOpen(limit));
         return { metadata: { ...upload.metadata, owner: viewer.id } };
       },
       onResponseError: async (_request, error) => {

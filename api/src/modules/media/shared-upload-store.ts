@@ -136,6 +136,15 @@ export class SharedUploadStore extends DataStore {
     );
   }
 
+  /** Bytes the member's uploads hold or have declared (an upload with no declared length counts as `undeclared`). */
+  async openBytesOf(ownerId: string, undeclared: number): Promise<number> {
+    const [row] = await this.sql<{ bytes: string | null }>(
+      `select sum(coalesce(size, ?)) as bytes from resumable_upload where metadata->>'owner' = ?`,
+      [undeclared, ownerId],
+    );
+    return Number(row?.bytes ?? 0);
+  }
+
   /** Ids of uploads created before `before`. */
   async createdBefore(before: Date): Promise<string[]> {
     const rows = await this.sql<{ id: string }>('select id from resumable_upload where created_at < ?', [before]);

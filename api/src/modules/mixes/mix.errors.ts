@@ -13,6 +13,8 @@ export const MixErrors = {
   unknownTrack: (position: number) => new InvalidInputError(mixInputMessages.unknownTrack(position)),
   pastTheEnd: (position: number, durationSeconds: number) =>
     new InvalidInputError(`Track ${position}: its times must be inside the mix, which lasts ${Math.floor(durationSeconds)} seconds`),
+  tooManyDrafts: (limit: number) =>
+    new ConflictError(`You have ${limit} unpublished drafts, the most one member may keep: publish or delete one first`),
   tracklistFirst: () => new InvalidInputError(`Add ${TRACKLIST_MIN} to ${TRACKLIST_MAX} tracks before publishing`),
 } as const;
 

@@ -30,6 +30,9 @@ export interface MixAccessFacts {
 /** Who may fetch a stored file: anyone (and shared caches), only the holder of its link (private caching), or nobody. */
 export type FileAccess = 'public' | 'private' | null;
 
+/** How long an untouched draft is kept before it is removed with its files: from its last change, `ttlDays` days. */
+export const draftKeptUntil = (lastChange: Date, ttlDays: number): Date => new Date(lastChange.getTime() + ttlDays * 24 * 60 * 60 * 1000);
+
 export const mixPolicy = {
   /** VISIBLE_MIX_SQL, for a mix in hand. */
   isVisible(mix: MixAccessFacts, now = new Date()): boolean {

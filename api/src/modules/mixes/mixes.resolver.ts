@@ -82,6 +82,15 @@ export class MixesResolver {
     return (await mixLoaders(ctx).tracks(first).load(mix.id)).map(MixTrackObject.from);
   }
 
+  @FieldResolver(() => Date, {
+    nullable: true,
+    description: 'For your own draft: when it is removed with its files unless published or changed before then; null otherwise.',
+  })
+  draftKeptUntil(@Root() mix: MixObject, @Ctx() ctx: GraphQLContext): Promise<Date | null> | null {
+    if (!mix.isOwner || mix.status !== 'draft') return null;
+    return ctx.services.mixes.draftKeptUntil(ctx.viewer?.id ?? null, mix.id);
+  }
+
   @FieldResolver(() => Boolean, { nullable: true, description: 'Whether the signed-in viewer saved this mix; null when signed out.' })
   savedByMe(@Root() mix: MixObject, @Ctx() ctx: GraphQLContext): Promise<boolean> | boolean | null {
     if (!ctx.viewer) return null;

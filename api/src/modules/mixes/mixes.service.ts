@@ -20,7 +20,7 @@ import {
   newDraftInput,
   parseMixPage,
 } from './mix.inputs.js';
-import { listedByOwnerSql, mixPolicy, OPENABLE_BY_VIEWER_SQL } from './mix.policy.js';
+import { draftKeptUntil, listedByOwnerSql, mixPolicy, OPENABLE_BY_VIEWER_SQL } from './mix.policy.js';
 import {
   MIX_COLUMNS,
   type MixDetail,
@@ -34,6 +34,20 @@ import {
 } from './mix.views.js';
 import { countOfMixes, filterOf, type PageQuery, pageOfMixes } from './mix-pages.js';
 
+export interface DraftLimits {
+  /** Unpublished drafts one member may keep. */
+  maxDrafts: number;
+  /** Days an untouched draft is kept. */
+  ttlDays: number;
+}
+
+/** The files of a removed draft, for the media storage to delete. */
+export interface RemovedDraft {
+  id: string;
+  cover: string;
+  mp3: string;
+}
+
 /** Mixes: drafts, tracklists, deactivation, single mixes, mixes by member, and the feed. */
 export class MixesService {
   constructor(
@@ -41,6 +55,7 @@ export class MixesService {
     private readonly storage: StorageDriver,
     /** The library's rule for "saved by me", answered in a page's own statement (see PageQuery.savedByViewerSql). */
     private readonly savedByViewerSql?: PageQuery['savedByViewerSql'],
+    readonly drafts: DraftLimits = { maxDrafts: 10, ttlDays: 14 },
   ) {}
 
   protected em(): EntityManager {
@@ -59,10 +74,14 @@ export class MixesService {
    * Creates a draft owned by the uploader, recording where it was made (the uploader's location now); in `em`'s
    * transaction when given (the upload commits its files' records with it).
    */
-  async createDraft(draft: NewDraft, em = this.em()): Promise<IMix> {
+  async createDraft(draft: NewDraft, em?: EntityManager): Promise<IMix> {
+    if (!em) return this.em().transactional((txEm) => this.createDraft(draft, txEm as EntityManager));
     const input = parseInput(newDraftInput, draft);
     const owner = await em.findOne(User, input.ownerId);
     if (!owner) throw MixErrors.ownerNotFound();
+    // The member's drafts are counted under a lock, so eight uploads finishing at once cannot pass the limit together.
+    await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`drafts:${owner.id}`]);
+    await this.assertRoomForDraft(owner.id, em);
     const mix = em.create(Mix, {
       owner,
       title: input.title,
@@ -77,6 +96,37 @@ export class MixesService {
     });
     await em.flush();
     return mix;
+  }
+
+  /** A 409 naming the limit when the member already keeps the most unpublished drafts one may (see DRAFT limits). */
+  async assertRoomForDraft(ownerId: string, em = this.em()): Promise<void> {
+    const drafts = await em.count(Mix, { owner: ownerId, status: 'draft', deactivatedAt: null });
+    if (drafts >= this.drafts.maxDrafts) throw MixErrors.tooManyDrafts(this.drafts.maxDrafts);
+  }
+
+  /** When the owner's draft is removed unless it is published or touched again; null for anyone else, and for published mixes. */
+  async draftKeptUntil(viewerId: string | null, mixId: string): Promise<Date | null> {
+    if (!viewerId) return null;
+    const [row] = await this.em().execute<{ updated_at: Date | string }[]>(
+      `select updated_at from mix where id = ? and owner_id = ? and status = 'draft' and deactivated_at is null`,
+      [mixId, viewerId],
+    );
+    return row ? draftKeptUntil(new Date(row.updated_at), this.drafts.ttlDays) : null;
+  }
+
+  /**
+   * Removes drafts untouched for DRAFT_TTL_DAYS (their tracklists, jobs and any saves go with the row) and answers
+   * their files, which the caller deletes from storage. A batch at a time, rows locked (SKIP LOCKED: several processes
+   * share the work, and a draft being published right now is left for the next sweep).
+   */
+  async removeStaleDrafts(now = new Date(), batch = 200): Promise<RemovedDraft[]> {
+    const cutoff = new Date(now.getTime() - this.drafts.ttlDays * 24 * 60 * 60 * 1000);
+    return this.em().execute<RemovedDraft[]>(
+      `delete from mix where id in (
+         select id from mix where status = 'draft' and updated_at < ? order by updated_at limit ? for update skip locked)
+       returning id, cover, mp3`,
+      [cutoff, batch],
+    );
   }
 
   /** See the `set-tracklist` command. */

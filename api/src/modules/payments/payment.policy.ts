@@ -14,9 +14,15 @@ export const RENEWAL_LEEWAY_MS = 2 * 24 * 60 * 60 * 1000;
 
 const LIVE_STATUSES: readonly SubscriptionStatus[] = ['active', 'trialing', 'past_due'];
 
+/**
+ * Records of the local test mode count only while the test mode is this server's provider: a server that moves to Stripe
+ * (or runs without payments) gives fake subscriptions and purchases no hosting, no publishing and no rewards.
+ */
+export const countedProviderSql = (alias: string, testModeCounts: boolean) => (testModeCounts ? 'true' : `${alias}.provider <> 'test'`);
+
 /** A subscription (its columns under `alias`) that still hosts mixes and publishes new ones; see paymentPolicy.isActive. */
-export const activeSubscriptionSql = (alias = 'subscription') =>
-  `${alias}.status in (${LIVE_STATUSES.map((status) => `'${status}'`).join(', ')}) and ${alias}.ended_at is null
+export const activeSubscriptionSql = (alias: string, testModeCounts: boolean) =>
+  `${countedProviderSql(alias, testModeCounts)} and ${alias}.status in (${LIVE_STATUSES.map((status) => `'${status}'`).join(', ')}) and ${alias}.ended_at is null
   and (${alias}.current_period_end is null or ${alias}.current_period_end > now() - interval '${RENEWAL_LEEWAY_MS / 1000} seconds')`;
 
 export const paymentPolicy = {

@@ -12,6 +12,7 @@ import {
   ChangePasswordDocument,
   CheckPasswordDocument,
   EarningsPeriodsDocument,
+  LedgerAccessDocument,
   ViewerDocument,
 } from '../../gql/graphql';
 import { PlayerProvider } from '../../player/PlayerProvider';
@@ -190,9 +191,10 @@ describe('settings page', () => {
     expect(confirmation()).toHaveProperty('value', NEW);
   });
 
-  it('shows the plan, the billing portal, each mix with its hosting end and Renew, and the earnings periods', async () => {
+  it('shows the plan, the billing portal, each mix with its hosting end and Renew, and the earnings periods to an operator', async () => {
     renderSettings([
       { request: { query: BillingDocument }, result: { data: { billing: BILLING } } },
+      { request: { query: LedgerAccessDocument }, result: { data: { canReadLedger: true } } },
       { request: { query: EarningsPeriodsDocument }, result: { data: { earningsPeriods: [] } } },
     ]);
     const billing = await screen.findByRole('region', { name: 'Billing' });
@@ -206,5 +208,15 @@ describe('settings page', () => {
     ]);
     expect(screen.queryByRole('button', { name: /^Subscribe/ })).toBeNull();
     await screen.findByText('No earnings yet: none of the months has a paid subscription.');
+  });
+
+  it('shows no creator earnings to a member who is not an operator', async () => {
+    renderSettings([
+      { request: { query: BillingDocument }, result: { data: { billing: BILLING } } },
+      { request: { query: LedgerAccessDocument }, result: { data: { canReadLedger: false } } },
+    ]);
+    await screen.findByRole('region', { name: 'Billing' });
+    await screen.findByText('Subscription: canceled, ends Dec 24th 26');
+    expect(screen.queryByRole('heading', { name: 'Creator earnings' })).toBeNull();
   });
 });

@@ -1,11 +1,11 @@
-import { useMutation } from '@apollo/client/react';
+import { useMutation, useQuery } from '@apollo/client/react';
 import { hints } from '@mixcrate/api/rules';
 import { passwordWithConfirmationSchema } from '@mixcrate/api/validation';
 import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from 'react';
 import { AppShell } from '../../components/AppShell';
 import buttons from '../../components/Button.module.css';
 import { PasswordField } from '../../components/PasswordField';
-import { ChangePasswordDocument, CheckPasswordDocument } from '../../gql/graphql';
+import { ChangePasswordDocument, CheckPasswordDocument, LedgerAccessDocument } from '../../gql/graphql';
 import { validate } from '../../lib/form-errors';
 import { serverMessage, serverStatus } from '../../lib/server-message';
 import { BillingSection } from './BillingSection';
@@ -129,15 +129,16 @@ function PasswordChange() {
   );
 }
 
-/** SPEC §2 `/settings`: one column, no sidebar; password change, billing and creator earnings. */
+/** SPEC §2 `/settings`: one column, no sidebar; password change, billing, and creator earnings for operators. */
 export function SettingsPage() {
+  const access = useQuery(LedgerAccessDocument);
   return (
     <AppShell label="Settings" columns={1}>
       <div className={styles.page}>
         <h1 className={styles.title}>Settings</h1>
         <PasswordChange />
         <BillingSection />
-        <EarningsSection />
+        {access.data?.canReadLedger ? <EarningsSection /> : null}
       </div>
     </AppShell>
   );

@@ -15,6 +15,7 @@ import {
 } from '../../gql/graphql';
 import { formatClock, formatPrice } from '../../lib/format';
 import { serverMessage } from '../../lib/server-message';
+import { useDateLabel } from '../../lib/use-date-label';
 import { goToCheckout } from '../../upload/checkout';
 import shared from '../../upload/Upload.module.css';
 import { UploadSteps } from '../../upload/UploadSteps';
@@ -187,6 +188,15 @@ function PaidOptions({ mixId }: { mixId: string }) {
   );
 }
 
+/** When an unpublished draft is removed with its files (the server's DRAFT_TTL_DAYS after its last change). */
+function DraftKeptUntil({ until }: { until: string }) {
+  return (
+    <p className={shared.notice} role="note">
+      Not published yet: this draft is kept until {useDateLabel(until)}. Publish it before then, or it is removed with its files.
+    </p>
+  );
+}
+
 /**
  * SPEC §2 step 4, /upload/payment: the draft's title, cover and tracklist as the server kept them, and the ways to
  * publish it: a BETA code, a single purchase or a subscription.
@@ -239,6 +249,7 @@ export function PaymentPage() {
               </div>
             ) : (
               <>
+                {mix.draftKeptUntil ? <DraftKeptUntil until={mix.draftKeptUntil} /> : null}
                 <section className={shared.section} aria-label="Ways to publish">
                   <BetaCode mixId={mix.id} />
                 </section>

@@ -55,6 +55,8 @@ export async function setTracklist(orm: Orm, command: SetTracklist): Promise<Mix
       em.create(MixTrack, { mix, track, position: index + 1, startTime, endTime });
       return { position: index + 1, startTime, endTime, track };
     });
+    // A draft being worked on is not abandoned: its time to be removed starts again (see DRAFT_TTL_DAYS).
+    mix.updatedAt = new Date();
     await em.flush();
     return tracklist;
   });

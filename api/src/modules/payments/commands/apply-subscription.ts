@@ -50,7 +50,7 @@ export async function applySubscription(
     await em.flush();
   }
   await rememberCustomer(em, subscription.user.id, provider, facts.customerRef);
-  await syncSubscriptionHosting(em, subscription.user.id, graceDays);
+  await syncSubscriptionHosting(em, subscription.user.id, graceDays, provider === 'test');
   return subscription;
 }
 

@@ -23,6 +23,8 @@ export interface FulfilCheckout {
   /** For a subscription checkout: the subscription as the provider holds it (looked up before the transaction). */
   subscription: SubscriptionFacts | null;
   graceDays: number;
+  /** What this server asks for each kind of checkout, in cents (USD): a session that paid anything else is refused. */
+  prices: Record<CheckoutFacts['kind'], number>;
   /** When the facts were looked up (the subscription's state is as of then). */
   now?: Date;
 }
@@ -33,6 +35,8 @@ export interface FulfilCheckout {
  * session's payment row is locked, so the same session fulfilled twice or at once has one effect: the payment is
  * marked paid once, a single purchase makes one entitlement (unique per payment), a subscription is taken on. The
  * session's mix, when it names a draft with its tracklist, is published at once (a paid-for published mix is renewed).
+ * A paid session whose kind, amount or currency is not what this server asked for (a session made elsewhere on the
+ * same account, a price edited at the provider) fulfils nothing: its payment is marked failed.
  */
 export async function fulfilCheckout(em: EntityManager, command: FulfilCheckout): Promise<Fulfilment> {
   const { facts } = command;
@@ -52,10 +56,14 @@ export async function fulfilCheckout(em: EntityManager, command: FulfilCheckout)
     await em.flush();
   }
   if (facts.status !== 'paid' || payment.status === 'paid') return outcome(await isPublished(em, payment.mix?.id ?? null));
+  if (!paidAsAsked(facts, payment, command.prices)) {
+    payment.status = 'failed';
+    await em.flush();
+    return { ...outcome(false), status: 'expired' };
+  }
 
   payment.status = 'paid';
   payment.paidAt = now;
-  if (facts.amountCents > 0) payment.amountCents = facts.amountCents;
   await em.flush();
   await rememberCustomer(em, payment.user.id, command.provider, facts.customerRef);
 
@@ -78,8 +86,18 @@ export async function fulfilCheckout(em: EntityManager, command: FulfilCheckout)
         paidAt: now,
       });
   }
-  const published = payment.mix ? await hostPaidMix(em, payment, now) : false;
+  const published = payment.mix ? await hostPaidMix(em, payment, now, command.provider === 'test') : false;
   return outcome(published);
+}
+
+/** The session paid what this server asked for: the same kind, the price of that kind (as recorded, when it is), in USD. */
+function paidAsAsked(facts: CheckoutFacts, payment: IPayment, prices: FulfilCheckout['prices']): boolean {
+  return (
+    facts.kind === payment.kind &&
+    facts.currency.toLowerCase() === 'usd' &&
+    facts.amountCents === prices[facts.kind] &&
+    facts.amountCents === payment.amountCents
+  );
 }
 
 /** The session's payment row, locked; made from the provider's facts when a session we did not record is for a member we know. */
@@ -110,7 +128,7 @@ async function isPublished(em: EntityManager, mixId: string | null): Promise<boo
 }
 
 /** Publishes (or renews) the paid-for mix when it can be: its owner's, not deleted, with its tracklist. */
-async function hostPaidMix(em: EntityManager, payment: IPayment, now: Date): Promise<boolean> {
+async function hostPaidMix(em: EntityManager, payment: IPayment, now: Date, testModeCounts: boolean): Promise<boolean> {
   const mix = await em.findOne(Mix, payment.mix?.id ?? '', {
     populate: ['owner'],
     lockMode: LockMode.PESSIMISTIC_WRITE,
@@ -119,11 +137,11 @@ async function hostPaidMix(em: EntityManager, payment: IPayment, now: Date): Pro
   if (!mix || mix.deactivatedAt || mix.owner.id !== payment.user.id) return false;
   let evidence: Evidence | null = null;
   if (payment.kind === 'single') {
-    const purchase = await unusedPurchase(em, mix.id);
+    const purchase = await unusedPurchase(em, mix.id, testModeCounts);
     if (purchase && (mix.status === 'published' || (await hasTracklist(em, mix.id))))
       evidence = { source: 'single', entitlement: purchase };
   } else if (mix.status === 'draft' && (await hasTracklist(em, mix.id))) {
-    const subscriptionId = await activeSubscriptionOf(em, payment.user.id);
+    const subscriptionId = await activeSubscriptionOf(em, payment.user.id, testModeCounts);
     if (subscriptionId) evidence = { source: 'subscription', subscriptionId };
   }
   if (evidence) {

@@ -1,10 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { TRACKLIST_MIN } from '../../../shared/domain.js';
 import type { IMix } from '../../mixes/mix.entity.js';
+import { PUBLISHED_ACTIVE_MIX_SQL } from '../../mixes/mix.policy.js';
 import { hostingEnds } from '../../mixes/mix-lifecycle.js';
 import { MixTrack } from '../../mixes/mix-track.entity.js';
 import { Entitlement, type IEntitlement } from '../payment.entity.js';
-import { activeSubscriptionSql, paymentPolicy } from '../payment.policy.js';
+import { activeSubscriptionSql, countedProviderSql, paymentPolicy } from '../payment.policy.js';
 
 /** The evidence a mix is hosted on: a BETA code, a paid single purchase (its entitlement), or an active subscription. */
 export type Evidence =
@@ -45,25 +46,31 @@ export function hostMix(em: EntityManager, mix: IMix, evidence: Evidence, now: D
   }
 }
 
-/** A paid single purchase for this mix not used yet (paid before the mix could be published). */
-export const unusedPurchase = (em: EntityManager, mixId: string) =>
+/** A paid single purchase for this mix not used yet (paid before the mix could be published); see countedProviderSql. */
+export const unusedPurchase = (em: EntityManager, mixId: string, testModeCounts: boolean) =>
   em.findOne(
     Entitlement,
-    { mix: mixId, source: 'single', validUntil: null, payment: { status: 'paid' } },
+    {
+      mix: mixId,
+      source: 'single',
+      validUntil: null,
+      payment: { status: 'paid', ...(testModeCounts ? {} : { provider: { $ne: 'test' } }) },
+    },
     { orderBy: { createdAt: 'asc' } },
   );
 
-/** The member's active subscription's id, if any. */
-export async function activeSubscriptionOf(em: EntityManager, userId: string): Promise<string | null> {
+/** The member's active subscription's id, if any; see countedProviderSql. */
+export async function activeSubscriptionOf(em: EntityManager, userId: string, testModeCounts: boolean): Promise<string | null> {
   const [row] = await em.execute<{ id: string }[]>(
-    `select id from subscription where user_id = ? and ${activeSubscriptionSql()} order by current_period_end desc nulls first limit 1`,
+    `select id from subscription where user_id = ? and ${activeSubscriptionSql('subscription', testModeCounts)}
+      order by current_period_end desc nulls first limit 1`,
     [userId],
   );
   return row?.id ?? null;
 }
 
 /** The member's published mixes whose latest entitlement is a subscription's (SQL over `mix`). */
-const HOSTED_BY_SUBSCRIPTION_SQL = `owner_id = ? and status = 'published' and deactivated_at is null
+const HOSTED_BY_SUBSCRIPTION_SQL = `owner_id = ? and ${PUBLISHED_ACTIVE_MIX_SQL}
   and (select e.source from entitlement e where e.mix_id = mix.id order by e.created_at desc limit 1) = 'subscription'`;
 
 /**
@@ -71,8 +78,13 @@ const HOSTED_BY_SUBSCRIPTION_SQL = `owner_id = ? and status = 'published' and de
  * end; once none is, they end `graceDays` after the last one ended (its end, or its last paid period's end), and a
  * new subscription brings them back. Returns how many mixes changed.
  */
-export async function syncSubscriptionHosting(em: EntityManager, userId: string, graceDays: number): Promise<number> {
-  const active = await activeSubscriptionOf(em, userId);
+export async function syncSubscriptionHosting(
+  em: EntityManager,
+  userId: string,
+  graceDays: number,
+  testModeCounts: boolean,
+): Promise<number> {
+  const active = await activeSubscriptionOf(em, userId, testModeCounts);
   if (active) {
     const changed = await em.execute<{ id: string }[]>(
       `update mix set expires_at = null where ${HOSTED_BY_SUBSCRIPTION_SQL} and expires_at is not null returning id`,
@@ -81,7 +93,8 @@ export async function syncSubscriptionHosting(em: EntityManager, userId: string,
     return changed.length;
   }
   const [last] = await em.execute<{ ended: Date | string | null }[]>(
-    'select max(coalesce(ended_at, current_period_end, state_as_of)) as ended from subscription where user_id = ?',
+    `select max(coalesce(ended_at, current_period_end, state_as_of)) as ended from subscription
+      where user_id = ? and ${countedProviderSql('subscription', testModeCounts)}`,
     [userId],
   );
   if (!last?.ended) return 0;
@@ -89,6 +102,23 @@ export async function syncSubscriptionHosting(em: EntityManager, userId: string,
   const changed = await em.execute<{ id: string }[]>(
     `update mix set expires_at = ? where ${HOSTED_BY_SUBSCRIPTION_SQL} and expires_at is distinct from ? returning id`,
     [ends, userId, ends],
+  );
+  return changed.length;
+}
+
+/**
+ * Mixes whose hosting rests on the test mode's word (their latest entitlement is a test-mode purchase or subscription)
+ * once the test mode no longer counts: their hosting ends `graceDays` from now at the latest. Returns how many changed.
+ */
+export async function endTestModeHosting(em: EntityManager, graceDays: number, now: Date): Promise<number> {
+  const ends = paymentPolicy.subscriptionHostingEnds(now, graceDays);
+  const changed = await em.execute<{ id: string }[]>(
+    `update mix set expires_at = ? where ${PUBLISHED_ACTIVE_MIX_SQL} and (expires_at is null or expires_at > ?)
+        and (select coalesce(p.provider, s.provider) from entitlement e
+               left join payment p on p.id = e.payment_id left join subscription s on s.id = e.subscription_id
+              where e.mix_id = mix.id order by e.created_at desc limit 1) = 'test'
+      returning id`,
+    [ends, ends],
   );
   return changed.length;
 }

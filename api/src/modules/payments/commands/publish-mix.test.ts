@@ -30,7 +30,9 @@ async function draftWithTracklist(): Promise<string> {
 const publish = (command: Partial<PublishMix> & { mixId: string | null }) =>
   t.services.orm.em
     .fork()
-    .transactional((em) => publishMix(em as EntityManager, { viewerId: owner.id, code: null, betaCodes, ...command }));
+    .transactional((em) =>
+      publishMix(em as EntityManager, { viewerId: owner.id, code: null, betaCodes, testModeCounts: true, ...command }),
+    );
 
 const statusOf = async (mixId: string) =>
   (await t.services.orm.em.fork().execute<{ status: string }[]>('select status from mix where id = ?', [mixId]))[0].status;
@@ -117,5 +119,29 @@ describe('publish-mix', () => {
     em.create(Entitlement, { user: owner.id, mix: mixId, payment, source: 'single', validFrom: new Date(), validUntil: null });
     await em.flush();
     await expect(publish({ mixId })).rejects.toMatchObject({ status: 402 });
+  });
+
+  test('a paid test-mode purchase is no evidence once the test mode is not the provider; a Stripe one is', async () => {
+    const purchased = async (provider: 'test' | 'stripe') => {
+      const mixId = await draftWithTracklist();
+      const em = t.services.orm.em.fork();
+      const payment = em.create(Payment, {
+        user: owner.id,
+        mix: mixId,
+        kind: 'single',
+        provider,
+        providerRef: `cs_${provider}_counted_${mixId}`,
+        status: 'paid',
+        amountCents: 400,
+      });
+      em.create(Entitlement, { user: owner.id, mix: mixId, payment, source: 'single', validFrom: new Date(), validUntil: null });
+      await em.flush();
+      return mixId;
+    };
+    const fake = await purchased('test');
+    await expect(publish({ mixId: fake, testModeCounts: false })).rejects.toMatchObject({ status: 402 });
+    expect(await statusOf(fake)).toBe('draft');
+    const real = await purchased('stripe');
+    expect((await publish({ mixId: real, testModeCounts: false })).status).toBe('published');
   });
 });

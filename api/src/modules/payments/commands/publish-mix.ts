@@ -12,6 +12,8 @@ export interface PublishMix {
   code: string | null;
   /** The configured BETA codes, lower-case. */
   betaCodes: readonly string[];
+  /** Whether test-mode purchases and subscriptions count (see countedProviderSql). */
+  testModeCounts: boolean;
   now?: Date;
 }
 
@@ -37,9 +39,9 @@ async function evidenceFor(em: EntityManager, mix: IMix, command: PublishMix): P
     if (!command.betaCodes.includes(command.code)) throw PaymentErrors.invalidCode();
     return { source: 'code', code: command.code };
   }
-  const purchase = await unusedPurchase(em, mix.id);
+  const purchase = await unusedPurchase(em, mix.id, command.testModeCounts);
   if (purchase) return { source: 'single', entitlement: purchase };
-  const subscriptionId = await activeSubscriptionOf(em, command.viewerId);
+  const subscriptionId = await activeSubscriptionOf(em, command.viewerId, command.testModeCounts);
   if (subscriptionId) return { source: 'subscription', subscriptionId };
   throw PaymentErrors.paymentRequired();
 }

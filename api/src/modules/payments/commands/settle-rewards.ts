@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../../db/orm.js';
 import type { Creator } from '../../tracks/track.entity.js';
 import { RewardAllocation } from '../payment.entity.js';
-import { paymentPolicy } from '../payment.policy.js';
+import { countedProviderSql, paymentPolicy } from '../payment.policy.js';
 import { allocateSubscriber, creatorKey, type ListenedMix } from '../rewards.js';
 
 /** The ledger's period of a paid period: the month (UTC) it started in. */
@@ -36,21 +36,21 @@ interface UnsettledRow {
  * user-centric split replaces). One payment per transaction, its row locked (SKIP LOCKED: several processes share the
  * work, none settles a payment twice). Returns how many payments it settled.
  */
-export async function settleRewards(orm: Orm, now = new Date(), limit = 1000): Promise<number> {
+export async function settleRewards(orm: Orm, now: Date, testModeCounts: boolean, limit = 1000): Promise<number> {
   let settled = 0;
   while (settled < limit) {
-    const done = await orm.em.fork().transactional(async (txEm) => settleOne(txEm as EntityManager, now));
+    const done = await orm.em.fork().transactional(async (txEm) => settleOne(txEm as EntityManager, now, testModeCounts));
     if (!done) break;
     settled += 1;
   }
   return settled;
 }
 
-async function settleOne(em: EntityManager, now: Date): Promise<boolean> {
+async function settleOne(em: EntityManager, now: Date, testModeCounts: boolean): Promise<boolean> {
   const [payment] = await em.execute<UnsettledRow[]>(
     `select p.id, p.amount_cents, p.period_start, p.period_end, s.user_id
        from subscription_payment p join subscription s on s.id = p.subscription_id
-      where p.rewards_settled_at is null and p.period_end <= ?
+      where p.rewards_settled_at is null and p.period_end <= ? and ${countedProviderSql('s', testModeCounts)}
       order by p.period_end, p.id limit 1 for update of p skip locked`,
     [now],
   );

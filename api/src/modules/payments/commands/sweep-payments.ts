@@ -4,7 +4,7 @@ import type { Orm } from '../../../db/orm.js';
 import { Subscription } from '../payment.entity.js';
 import { activeSubscriptionSql } from '../payment.policy.js';
 import { recordPaidPeriod } from './apply-subscription.js';
-import { syncSubscriptionHosting } from './hosting.js';
+import { endTestModeHosting, syncSubscriptionHosting } from './hosting.js';
 import { settleRewards } from './settle-rewards.js';
 
 /** The most test-mode periods one sweep renews for one subscription (a server off for years catches up in steps). */
@@ -20,12 +20,14 @@ const nextMonth = (date: Date) => {
  * What time alone changes, run now and then by every process (each step is safe to run at once from several):
  * test-mode subscriptions renew month by month (a paid period each) or, canceled, end at their period's end; members
  * left with no active subscription get their subscription-hosted mixes' end set (a grace period after it ended);
- * paid periods that are over are settled into the rewards ledger.
+ * paid periods that are over are settled into the rewards ledger. When the test mode is not the provider
+ * (`testModeCounts` false) its subscriptions never renew, settle or host: their mixes' hosting ends after the grace period.
  */
-export async function sweepPayments(orm: Orm, graceDays: number): Promise<{ settled: number }> {
+export async function sweepPayments(orm: Orm, graceDays: number, testModeCounts: boolean): Promise<{ settled: number }> {
   const now = new Date();
   await orm.em.fork().transactional(async (txEm) => {
     const em = txEm as EntityManager;
+    if (!testModeCounts) return;
     const due = await em.find(
       Subscription,
       { provider: 'test', status: { $in: ['active', 'trialing'] }, currentPeriodEnd: { $lte: now } },
@@ -64,10 +66,11 @@ export async function sweepPayments(orm: Orm, graceDays: number): Promise<{ sett
   });
   const lapsed = await orm.em.fork().execute<{ user_id: string }[]>(
     `select distinct s.user_id from subscription s
-      where not exists (select 1 from subscription a where a.user_id = s.user_id and ${activeSubscriptionSql('a')})
+      where not exists (select 1 from subscription a where a.user_id = s.user_id and ${activeSubscriptionSql('a', testModeCounts)})
         and exists (select 1 from mix m where m.owner_id = s.user_id and m.status = 'published' and m.expires_at is null)`,
   );
   for (const { user_id } of lapsed)
-    await orm.em.fork().transactional(async (txEm) => syncSubscriptionHosting(txEm as EntityManager, user_id, graceDays));
-  return { settled: await settleRewards(orm, now) };
+    await orm.em.fork().transactional(async (txEm) => syncSubscriptionHosting(txEm as EntityManager, user_id, graceDays, testModeCounts));
+  if (!testModeCounts) await orm.em.fork().transactional(async (txEm) => endTestModeHosting(txEm as EntityManager, graceDays, now));
+  return { settled: await settleRewards(orm, now, testModeCounts) };
 }
