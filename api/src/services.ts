@@ -59,7 +59,8 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
   const payments = new PaymentsService(orm, config, mixes, log);
   payments.startSweeping();
   const databaseUrl = orm.config.get('clientUrl') ?? '';
-  const auth = new AuthService(orm, tokens, new RateLimits(redis), mailer, config.PUBLIC_URL, signedInMembers(databaseUrl, log));
+  const rateLimits = new RateLimits(redis);
+  const auth = new AuthService(orm, tokens, rateLimits, mailer, config.PUBLIC_URL, signedInMembers(databaseUrl, log));
   const locks = new AdvisoryLocks(databaseUrl, log);
   await locks.start();
   const waveforms = new WaveformService(
@@ -97,7 +98,7 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
   await media.resumeInterruptedWork();
   const listens = new ListensService(orm, { expiryMs: config.LISTEN_EXPIRY_MS }, log);
   listens.startSweeping();
-  const users = new UsersService(orm, storage);
+  const users = new UsersService(orm, storage, (memberId) => rateLimits.consume([['locationChangePerMember', memberId]]));
   const notifications = new NotificationsService(orm, (user) => users.imageUrl(user));
   return {
     config,

@@ -13,6 +13,8 @@ import { TooManyRequestsError } from '../../shared/errors.js';
 export interface Limit {
   points: number;
   durationSeconds: number;
+  /** What a point is spent on, for a refusal that names the limit ("location changes"); else "attempts", unnamed. */
+  counts?: string;
 }
 
 /**
@@ -29,9 +31,23 @@ export const AUTH_LIMITS = {
   newPasswordPerIp: { points: 10, durationSeconds: 15 * 60 },
   passwordCheckPerIp: { points: 30, durationSeconds: 15 * 60 },
   passwordCheckPerMember: { points: 10, durationSeconds: 15 * 60 },
+  // A member moves or corrects their place now and then; more often only serves probing distances (issue 26).
+  locationChangePerMember: { points: 5, durationSeconds: 60 * 60, counts: 'location changes' },
 } satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof AUTH_LIMITS;
+
+const windowWords = (seconds: number) =>
+  seconds === 3600 ? 'an hour' : seconds % 3600 === 0 ? `${seconds / 3600} hours` : `${Math.round(seconds / 60)} minutes`;
+
+/** The words of a 429: what ran out (when the limit names it) and how long to wait. */
+function refusalOf(limit: Limit, seconds: number): string {
+  const wait = seconds >= 120 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`;
+  const what = limit.counts
+    ? `Too many ${limit.counts}: at most ${limit.points} in ${windowWords(limit.durationSeconds)}.`
+    : 'Too many attempts.';
+  return `${what} Please try again in ${wait}.`;
+}
 
 /** In a cluster (WEB_CONCURRENCY > 1) without Redis, the primary process keeps the counts for every worker. */
 export function keepClusterRateLimits(): void {
@@ -60,8 +76,7 @@ export class RateLimits {
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
         const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-        const wait = seconds >= 120 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`;
-        throw new TooManyRequestsError(`Too many attempts. Please try again in ${wait}.`, seconds);
+        throw new TooManyRequestsError(refusalOf(AUTH_LIMITS[name], seconds), seconds);
       }
     }
   }
