@@ -26,6 +26,14 @@ export const PROFILE_IMAGE = {
 export const BIO_MAX = 180;
 export const DISPLAY_NAME_MAX = 50;
 
+/**
+ * Location privacy (issue 26), as the privacy page states it: others see the centre of a grid cell about this many km
+ * across (the grid is drawn in Migration20261204000000_location_cells), and a member changes their place at most this
+ * many times an hour.
+ */
+export const LOCATION_CELL_KM = 2;
+export const LOCATION_CHANGES_PER_HOUR = 5;
+
 const PASSWORD_PATTERN = /^(?=.*[A-Z])(?=.*\d)(?=.*[!@#$%^&*_])[A-Za-z\d!@#$%^&*_]{8,}$/;
 // Deliberately simple: one @, something before it, a dotted domain after it, no spaces.
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

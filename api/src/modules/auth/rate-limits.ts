@@ -9,6 +9,7 @@ import {
   RateLimiterRes,
 } from 'rate-limiter-flexible';
 import { TooManyRequestsError } from '../../shared/errors.js';
+import { LOCATION_CHANGES_PER_HOUR } from '../../shared/validation.js';
 
 export interface Limit {
   points: number;
@@ -32,7 +33,7 @@ export const AUTH_LIMITS = {
   passwordCheckPerIp: { points: 30, durationSeconds: 15 * 60 },
   passwordCheckPerMember: { points: 10, durationSeconds: 15 * 60 },
   // A member moves or corrects their place now and then; more often only serves probing distances (issue 26).
-  locationChangePerMember: { points: 5, durationSeconds: 60 * 60, counts: 'location changes' },
+  locationChangePerMember: { points: LOCATION_CHANGES_PER_HOUR, durationSeconds: 60 * 60, counts: 'location changes' },
 } satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof AUTH_LIMITS;
