@@ -105,7 +105,7 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
   await media.resumeInterruptedWork();
   const listens = new ListensService(orm, { expiryMs: config.LISTEN_EXPIRY_MS }, log);
   listens.startSweeping();
-  const users = new UsersService(orm, storage);
+  const users = new UsersService(orm, storage, (memberId) => rateLimits.consume([['locationChangePerMember', memberId]]));
   const notifications = new NotificationsService(orm, (user) => users.imageUrl(user));
   return {
     config,

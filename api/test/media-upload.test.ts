@@ -108,7 +108,8 @@ describe('POST /api/mix/create-mix', () => {
     // music-metadata counts every frame: 3 s of audio plus the encoder's padding, to a few frames.
     expect(row.duration_seconds).toBeGreaterThan(2.95);
     expect(row.duration_seconds).toBeLessThan(3.1);
-    expect([row.latitude, row.longitude]).toEqual([52.52, 13.405]);
+    // Where it was made: the centre of the uploader's ~2 km cell (issue 26), not the point they gave (52.52, 13.405).
+    expect([row.latitude, row.longitude]).toEqual([52.515, 13.399063]);
     const stored = await readFile(join(mediaDir(), body.mp3.slice('/media/'.length)));
     expect(stored.equals(mp3)).toBe(true);
     const image = await sharp(await readFile(join(mediaDir(), body.cover.slice('/media/'.length)))).metadata();

@@ -318,12 +318,20 @@ describe('reading mixes', () => {
     await rest('POST', `/api/user/save-mix/${id}`, fan);
 
     const seen = (await rest('GET', `/api/mix/${id}`, fan)).json();
+    // Where it was made, as anyone sees it: the centre of the owner's ~2 km cell, not the point they gave.
+    const [cell] = await t.services.orm.em
+      .fork()
+      .execute<{ latitude: number; longitude: number }[]>(
+        'select geo_cell_latitude(?) as latitude, geo_cell_longitude(?, ?) as longitude',
+        [CITIES.london.latitude, CITIES.london.latitude, CITIES.london.longitude],
+      );
+    expect(cell).not.toEqual(CITIES.london);
     expect(seen).toMatchObject({
       _id: id,
       title: 'London Calling',
       genre: 'techno',
       user: { _id: dj.id, user_name: dj.userName },
-      location: { type: 'Point', coordinates: [CITIES.london.longitude, CITIES.london.latitude] },
+      location: { type: 'Point', coordinates: [cell.longitude, cell.latitude] },
       savedByMe: true,
       isOwner: false,
       is_new_upload: true,

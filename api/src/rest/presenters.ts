@@ -1,5 +1,6 @@
 import type { LibraryIds } from '../modules/library/library.service.js';
 import type { IUser } from '../modules/users/user.entity.js';
+import { type Place, userPolicy } from '../modules/users/user.policy.js';
 import type { MemberSummary, ProfileView } from '../modules/users/users.service.js';
 import type { Services } from '../services.js';
 
@@ -9,6 +10,8 @@ export function locationWire(latitude: number | null | undefined, longitude: num
     ? null
     : { type: 'Point', coordinates: [longitude, latitude] };
 }
+
+const placeWire = (place: Place | null) => locationWire(place?.latitude, place?.longitude);
 
 /** A member as the SPEC's wire names show them to anyone. */
 export function userWire(services: Services, user: IUser, view?: Omit<ProfileView, 'user'>) {
@@ -20,15 +23,16 @@ export function userWire(services: Services, user: IUser, view?: Omit<ProfileVie
     bio: user.bio,
     user_image: services.users.imageUrl(user),
     createdAt: user.createdAt.toISOString(),
-    location: locationWire(user.latitude, user.longitude),
+    location: placeWire(userPolicy.publicLocation(user)),
     ...(view ? { isFollowing: view.isFollowing, distance: view.distanceKm } : {}),
   };
 }
 
-/** The signed-in member: the public fields plus what only they may see. */
+/** The signed-in member: the public fields plus what only they may see (their place exactly as they gave it). */
 export function loggedInUserWire(services: Services, user: IUser) {
   return {
     ...userWire(services, user),
+    location: placeWire(userPolicy.ownLocation(user)),
     email: user.email,
     has_opted_in: user.hasOptedIn,
     is_agreed_to_conduct: user.isAgreedToConduct,

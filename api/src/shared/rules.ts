@@ -173,6 +173,14 @@ function coordinate(name: string, limit: number) {
 export type CoordinateRule = ReturnType<typeof coordinate>;
 
 /** A member's or a feed's point: degrees within these bounds (either bound included). */
+/**
+ * Location privacy (issue 26), as the privacy page states it: others see the centre of a grid cell about this many km
+ * across (the grid is drawn in Migration20261204000000_location_cells), and a member changes their place at most this
+ * many times an hour.
+ */
+export const LOCATION_CELL_KM = 2;
+export const LOCATION_CHANGES_PER_HOUR = 5;
+
 export const LOCATION_RULE = { latitude: coordinate('latitude', 90), longitude: coordinate('longitude', 180) } as const;
 
 // ---- BETA codes ------------------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
+import { LOCATION_CELL_KM, LOCATION_CHANGES_PER_HOUR } from '../../shared/rules.js';
 
 interface Operation {
   summary: string;
@@ -37,7 +38,7 @@ export const OPERATIONS: Record<string, Operation> = {
     member: true,
   },
   'PATCH /api/user/update-location': {
-    summary: 'Set the member location (sign-up step)',
+    summary: `Set the member location (sign-up step); others see only its ~${LOCATION_CELL_KM} km cell; 429 past ${LOCATION_CHANGES_PER_HOUR} changes an hour`,
     body: { token: 'string', location: 'object' },
     member: true,
   },

@@ -9,10 +9,13 @@ import {
   RateLimiterRes,
 } from 'rate-limiter-flexible';
 import { TooManyRequestsError } from '../../shared/errors.js';
+import { LOCATION_CHANGES_PER_HOUR } from '../../shared/rules.js';
 
 export interface Limit {
   points: number;
   durationSeconds: number;
+  /** What a point is spent on, for a refusal that names the limit ("location changes"); else "attempts", unnamed. */
+  counts?: string;
 }
 
 /**
@@ -31,9 +34,23 @@ export const AUTH_LIMITS = {
   passwordCheckPerMember: { points: 10, durationSeconds: 15 * 60 },
   // Wrong BETA codes only (a right one is spent once anyway): guessing codes costs an hour per ten tries.
   wrongBetaCodePerMember: { points: 10, durationSeconds: 60 * 60 },
+  // A member moves or corrects their place now and then; more often only serves probing distances (issue 26).
+  locationChangePerMember: { points: LOCATION_CHANGES_PER_HOUR, durationSeconds: 60 * 60, counts: 'location changes' },
 } satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof AUTH_LIMITS;
+
+const windowWords = (seconds: number) =>
+  seconds === 3600 ? 'an hour' : seconds % 3600 === 0 ? `${seconds / 3600} hours` : `${Math.round(seconds / 60)} minutes`;
+
+/** The words of a 429: what ran out (when the limit names it) and how long to wait. */
+function refusalOf(limit: Limit, seconds: number): string {
+  const wait = seconds >= 120 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`;
+  const what = limit.counts
+    ? `Too many ${limit.counts}: at most ${limit.points} in ${windowWords(limit.durationSeconds)}.`
+    : 'Too many attempts.';
+  return `${what} Please try again in ${wait}.`;
+}
 
 /** In a cluster (WEB_CONCURRENCY > 1) without Redis, the primary process keeps the counts for every worker. */
 export function keepClusterRateLimits(): void {
@@ -61,7 +78,7 @@ export class RateLimits {
         await this.limiters[name].consume(key);
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
-        throw tooMany(rejection);
+        throw tooMany(name, rejection);
       }
     }
   }
@@ -69,12 +86,11 @@ export class RateLimits {
   /** Throws the 429 `consume` would once the limit is spent, without spending a point (for limits counting failures only). */
   async refuseWhenSpent(name: LimitName, key: string): Promise<void> {
     const state = await this.limiters[name].get(key);
-    if (state && state.consumedPoints >= AUTH_LIMITS[name].points) throw tooMany(state);
+    if (state && state.consumedPoints >= AUTH_LIMITS[name].points) throw tooMany(name, state);
   }
 }
 
-function tooMany(state: RateLimiterRes): TooManyRequestsError {
+function tooMany(name: LimitName, state: RateLimiterRes): TooManyRequestsError {
   const seconds = Math.max(1, Math.ceil(state.msBeforeNext / 1000));
-  const wait = seconds >= 120 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`;
-  return new TooManyRequestsError(`Too many attempts. Please try again in ${wait}.`, seconds);
+  return new TooManyRequestsError(refusalOf(AUTH_LIMITS[name], seconds), seconds);
 }

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
 import { encodeCursor, isUuid, type PageEnds } from '../../shared/cursor.js';
+import { cellDistanceSql, wholeKm } from '../../shared/geo.js';
 import { parseInput } from '../../shared/inputs.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import { type IUser, User } from '../users/user.entity.js';
@@ -15,7 +16,7 @@ export interface FollowEntry {
   user: IUser;
   /** Where this entry sits in its list: pass as `after` for the entries that follow it, `before` for those before. */
   cursor: string;
-  /** Kilometres from the viewer; null when either location is unknown. */
+  /** Whole kilometres between the viewer's cell and the member's; null when either location is unknown. */
   distanceKm: number | null;
   /** Whether the viewer follows this member (a follower may not be followed back); null for the viewer or nobody. */
   isFollowing: boolean | null;
@@ -145,7 +146,7 @@ export class FollowsService {
     const [{ count }] = await connection.execute<{ count: string }[]>(`select count(*) from follow where ${anchor} = ?`, [owner.id]);
     const { offset, limit } = followSlice(window, Number(count));
     const rows = await connection.execute<{ id: string; distance_m: number | null; is_following: boolean | null }[]>(
-      `select u.id, earth_distance(geo_earth(u.latitude, u.longitude), geo_earth(v.latitude, v.longitude)) as distance_m,
+      `select u.id, ${cellDistanceSql('u', 'v')} as distance_m,
               case when v.id is null or v.id = u.id then null
                    else exists(select 1 from follow mine where mine.follower_id = v.id and mine.followee_id = u.id) end as is_following
          from follow f
@@ -164,7 +165,7 @@ export class FollowsService {
       results: rows.map((row, index) => ({
         user: users.get(row.id) as IUser,
         cursor: encodeCursor([String(offset + index)]),
-        distanceKm: row.distance_m === null ? null : row.distance_m / 1000,
+        distanceKm: wholeKm(row.distance_m),
         isFollowing: row.is_following,
       })),
     };

@@ -1,4 +1,4 @@
-import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageInfoObject } from '../../graphql/connection.js';
 import { UserObject } from '../users/user.types.js';
 
@@ -12,7 +12,7 @@ registerEnumType(FollowCodeEnum, { name: 'FollowCode', description: 'What a foll
 export class FollowEdgeObject {
   @Field(() => UserObject) node!: UserObject;
   @Field(() => String) cursor!: string;
-  @Field(() => Float, { nullable: true, description: 'Kilometres between the viewer and this member; null when unknown.' })
+  @Field(() => Int, { nullable: true, description: 'Whole kilometres between the viewer’s cell and this member’s; null when unknown.' })
   distanceKm!: number | null;
 }
 

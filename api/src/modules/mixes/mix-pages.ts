@@ -1,9 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { encodeCursor, keysetReading, pageOfRows, timestampKeySql } from '../../shared/cursor.js';
+import { wholeKm } from '../../shared/geo.js';
 import { named } from '../../shared/sql.js';
 import type { MixPaging } from './mix.inputs.js';
 import { mixPolicy } from './mix.policy.js';
-import { MIX_COLUMNS, type MixPage, type MixRow, metresToKm, mixViewOfRow, WITH_OWNER } from './mix.views.js';
+import { MIX_COLUMNS, type MixPage, type MixRow, mixViewOfRow, WITH_OWNER } from './mix.views.js';
 
 /** A place on the earth, in degrees. */
 export interface Point {
@@ -12,8 +13,8 @@ export interface Point {
 }
 
 /**
- * Where a page measures distances from: a given point, or the viewer's stored location, read in the page's own
- * statement (so a feed without a point costs no statement of its own to find one).
+ * Where a page measures distances from: a given point, or the viewer's stored location (its cell, as every distance
+ * between members), read in the page's own statement (so a feed without a point costs no statement of its own to find one).
  */
 export type Origin = { point: Point } | { locationOf: string };
 
@@ -31,7 +32,7 @@ export function originSql(origin: Origin): { earth: string; cte: string; params:
   }
   return {
     earth: '(select earth from origin)',
-    cte: 'origin as materialized (select geo_earth(latitude, longitude) as earth from app_user where id = :originMember)',
+    cte: 'origin as materialized (select cell_geo as earth from app_user where id = :originMember)',
     params: { originMember: origin.locationOf },
   };
 }
@@ -176,7 +177,7 @@ function pageFromRows(
       const mix = mixViewOfRow(em, row);
       return {
         mix,
-        distanceKm: mixPolicy.distanceShown(query.viewerId, mix.owner.id, metresToKm(row.distance_m)),
+        distanceKm: mixPolicy.distanceShown(query.viewerId, mix.owner.id, wholeKm(row.distance_m)),
         ...(row.saved_by_viewer === null ? {} : { savedByViewer: row.saved_by_viewer }),
         cursor: encodeCursor([row.sort_key, row.id]),
       };

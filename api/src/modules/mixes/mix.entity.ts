@@ -27,7 +27,8 @@ export const Mix = defineEntity({
     // About 1,800 numbers: loaded only when asked for, so lists of mixes stay light.
     peaks: p.json<number[]>().nullable().lazy(),
     waveformState: p.enum(WAVEFORM_STATES).default('pending'),
-    // Where the mix was made: the uploader's location when it was created.
+    // Where the mix was made: the uploader's location when it was created, as others see it (the centre of its ~2 km
+    // cell; the mix_location_cell trigger snaps whatever is written, so no exact point is ever stored here).
     latitude: p.double().$type<number>().runtimeType('number').nullable(),
     longitude: p.double().$type<number>().runtimeType('number').nullable(),
     // The same place as a point on the earth (cube/earthdistance), computed by PostgreSQL on every write; the feed's
@@ -75,6 +76,14 @@ export const Mix = defineEntity({
       // Keeps mix_feed_tally in step with every write (see Migration20261123000000_mix_feed).
       expression:
         'create trigger "mix_feed_tally_trigger" after insert or delete or update of "status", "deactivated_at", "expires_at", "genre" on "mix" for each row execute function mix_feed_tally_apply()',
+    },
+    {
+      name: 'mix_location_cell',
+      timing: 'before',
+      events: ['insert', 'update'],
+      // Snaps the place to its cell before it is stored (see Migration20261204000000_location_cells).
+      expression:
+        'create trigger "mix_location_cell" before insert or update of "latitude", "longitude" on "mix" for each row execute function mix_location_cell()',
     },
   ],
 });

@@ -57,10 +57,14 @@ export class MixObject {
   @Field(() => Int, { nullable: true, description: 'Days of hosting left; null while a draft.' }) expiringIn!: number | null;
   @Field(() => Boolean, { description: 'Hosting has ended: the mix has left every list; only its owner still sees it.' })
   isExpired!: boolean;
-  @Field(() => LocationObject, { nullable: true, description: 'Where the mix was made.' }) location!: LocationObject | null;
-  @Field(() => Float, {
+  @Field(() => LocationObject, {
     nullable: true,
-    description: 'Kilometres from the feed’s point, or from the viewer; null when unknown, and for the viewer’s own mix.',
+    description: 'Where the mix was made: the centre of the owner’s grid cell (about 2 km across) at the time.',
+  })
+  location!: LocationObject | null;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Whole kilometres from the feed’s point, or from the viewer’s cell; null when unknown, and for the viewer’s own mix.',
   })
   distanceKm!: number | null;
   @Field(() => Boolean, { description: 'Whether the signed-in viewer owns this mix.' }) isOwner!: boolean;

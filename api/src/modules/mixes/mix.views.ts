@@ -22,7 +22,7 @@ export interface MixView {
 
 export interface MixListItem {
   mix: MixView;
-  /** Kilometres from the feed's point or the viewer; null when either place is unknown or the viewer owns the mix. */
+  /** Whole kilometres from the feed's point or the viewer's cell; null when either place is unknown or the viewer owns the mix. */
   distanceKm: number | null;
   /** Whether the viewer saved the mix, when the page's statement answered it (else ask the library). */
   savedByViewer?: boolean;
@@ -111,5 +111,3 @@ export function mixViewOf(mix: IMix): MixView {
     owner: mix.owner,
   };
 }
-
-export const metresToKm = (metres: number | null | undefined): number | null => (typeof metres === 'number' ? metres / 1000 : null);

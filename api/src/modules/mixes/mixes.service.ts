@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
+import { wholeKm } from '../../shared/geo.js';
 import { parseInput } from '../../shared/inputs.js';
 import { named } from '../../shared/sql.js';
 import { FOLDERS, objectKey, type StorageDriver } from '../media/storage.js';
@@ -21,17 +22,7 @@ import {
   parseMixPage,
 } from './mix.inputs.js';
 import { draftKeptUntil, listedByOwnerSql, mixPolicy, OPENABLE_BY_VIEWER_SQL } from './mix.policy.js';
-import {
-  MIX_COLUMNS,
-  type MixDetail,
-  type MixPage,
-  type MixRow,
-  type MixView,
-  metresToKm,
-  mixViewOf,
-  mixViewOfRow,
-  WITH_OWNER,
-} from './mix.views.js';
+import { MIX_COLUMNS, type MixDetail, type MixPage, type MixRow, type MixView, mixViewOf, mixViewOfRow, WITH_OWNER } from './mix.views.js';
 import { countOfMixes, filterOf, type PageQuery, pageOfMixes } from './mix-pages.js';
 
 export interface DraftLimits {
@@ -71,8 +62,8 @@ export class MixesService {
   }
 
   /**
-   * Creates a draft owned by the uploader, recording where it was made (the uploader's location now); in `em`'s
-   * transaction when given (the upload commits its files' records with it).
+   * Creates a draft owned by the uploader, recording where it was made (the cell of the uploader's location now, all
+   * that anyone is shown of it); in `em`'s transaction when given (the upload commits its files' records with it).
    */
   async createDraft(draft: NewDraft, em?: EntityManager): Promise<IMix> {
     if (!em) return this.em().transactional((txEm) => this.createDraft(draft, txEm as EntityManager));
@@ -91,8 +82,8 @@ export class MixesService {
       audioBytes: input.audioBytes,
       durationSeconds: input.durationSeconds ?? null,
       bitrate: input.bitrate ?? null,
-      latitude: owner.latitude ?? null,
-      longitude: owner.longitude ?? null,
+      latitude: owner.cellLatitude ?? null,
+      longitude: owner.cellLongitude ?? null,
     });
     await em.flush();
     return mix;
@@ -153,7 +144,7 @@ export class MixesService {
     const em = this.em();
     const [row] = await em.execute<(MixRow & { distance_m: number | null })[]>(
       ...named(
-        `with viewer as materialized (select geo_earth(latitude, longitude) as point from app_user where id = :viewer)
+        `with viewer as materialized (select cell_geo as point from app_user where id = :viewer)
          select ${MIX_COLUMNS}, (select earth_distance(v.point, m.geo) from viewer v) as distance_m
            from mix m ${WITH_OWNER}
           where m.id = :mixId and ${OPENABLE_BY_VIEWER_SQL}`,
@@ -162,7 +153,10 @@ export class MixesService {
     );
     if (!row) throw MixErrors.notFound();
     const mix = mixViewOfRow(em, row);
-    return { mix, distanceKm: mixPolicy.distanceShown(viewerId, mix.owner.id, metresToKm(row.distance_m)) };
+    return {
+      mix,
+      distanceKm: mixPolicy.distanceShown(viewerId, mix.owner.id, wholeKm(row.distance_m)),
+    };
   }
 
   /** The caller's draft, for the payment step of the upload. */

@@ -1,4 +1,4 @@
-import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { PageInfoObject } from '../../graphql/connection.js';
 import { USER_TYPES, type UserTypeCode } from '../../shared/domain.js';
 import { FollowCodeEnum } from '../follows/follows.types.js';
@@ -13,7 +13,7 @@ export class FollowerSummaryObject {
   @Field(() => String, { nullable: true, description: 'A 400x400 JPEG the browser can load directly.' }) imageUrl!: string | null;
   @Field(() => UserTypeEnum) userType!: UserTypeCode;
   @Field(() => String, { description: 'The user type as shown to people.' }) userTypeLabel!: string;
-  @Field(() => Float, { nullable: true, description: 'Kilometres between this member and the recipient; null when unknown.' })
+  @Field(() => Int, { nullable: true, description: 'Whole kilometres between this member’s cell and the recipient’s; null when unknown.' })
   distanceKm!: number | null;
 
   static from(summary: FollowerSummary): FollowerSummaryObject {

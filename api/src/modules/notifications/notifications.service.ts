@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
 import { encodeCursor, keysetReading, type PageEnds, pageOfRows, timestampKeySql } from '../../shared/cursor.js';
 import { DEFAULT_USER_TYPE, isUserTypeCode, type UserTypeCode } from '../../shared/domain.js';
+import { cellDistanceSql, wholeKm } from '../../shared/geo.js';
 import { parseInput } from '../../shared/inputs.js';
 import type { IUser } from '../users/user.entity.js';
 import { notificationIdInput, notificationPageInput } from './notification.inputs.js';
@@ -17,7 +18,7 @@ export interface FollowerSummary {
   displayName: string;
   imageUrl: string | null;
   userType: UserTypeCode;
-  /** Kilometres between the follower and the recipient; null when either location is unknown. */
+  /** Whole kilometres between the follower's cell and the recipient's; null when either location is unknown. */
   distanceKm: number | null;
 }
 
@@ -63,7 +64,7 @@ interface NotificationRow {
 
 const NOTIFICATION_COLUMNS = `n.id, n.recipient_id, n.kind, n.created_at, n.read_at, ${timestampKeySql('n.created_at')} as sort_key,
   a.id as actor_id, a.user_name, a.display_name, a.user_image, a.user_type,
-  earth_distance(geo_earth(a.latitude, a.longitude), geo_earth(r.latitude, r.longitude)) as distance_m`;
+  ${cellDistanceSql('a', 'r')} as distance_m`;
 const NOTIFICATION_FROM = 'notification n join app_user a on a.id = n.actor_id join app_user r on r.id = n.recipient_id';
 
 /**
@@ -127,7 +128,7 @@ export class NotificationsService {
         displayName: row.display_name,
         imageUrl: this.imageUrl({ userImage: row.user_image }),
         userType: isUserTypeCode(row.user_type) ? row.user_type : DEFAULT_USER_TYPE,
-        distanceKm: row.distance_m === null ? null : row.distance_m / 1000,
+        distanceKm: wholeKm(row.distance_m),
       },
     };
   }

@@ -21,8 +21,20 @@ export const User = defineEntity({
     userType: p.string().length(20).default(DEFAULT_USER_TYPE),
     bio: p.string().length(BIO_MAX).default(''),
     userImage: p.string().length(120).nullable(),
+    // Where the member is, as they gave it: shown to them alone (see userPolicy.ownLocation).
     latitude: p.double().$type<number>().runtimeType('number').nullable(),
     longitude: p.double().$type<number>().runtimeType('number').nullable(),
+    // The centre of the ~2 km grid cell holding that point (Migration20261204000000_location_cells), computed by
+    // PostgreSQL on every write: all that others see, and all that distances and radius filters are measured from.
+    cellLatitude: p.double().$type<number>().runtimeType('number').generated('geo_cell_latitude(latitude) stored').nullable(),
+    cellLongitude: p.double().$type<number>().runtimeType('number').generated('geo_cell_longitude(latitude, longitude) stored').nullable(),
+    cellGeo: p
+      .string()
+      .columnType('earth')
+      .generated('geo_earth(geo_cell_latitude(latitude), geo_cell_longitude(latitude, longitude)) stored')
+      .nullable()
+      .lazy()
+      .hidden(),
     isAgreedToConduct: p.boolean().default(false),
     currentMix: () => p.manyToOne(Mix).nullable().deleteRule('set null'),
     currentMixPos: p.double().$type<number>().runtimeType('number').default(0),
@@ -35,10 +47,7 @@ export const User = defineEntity({
       .onUpdate(() => new Date()),
   },
   indexes: [
-    {
-      name: 'app_user_geo_idx',
-      expression: 'create index "app_user_geo_idx" on "app_user" using gist (geo_earth("latitude", "longitude"))',
-    },
+    { name: 'app_user_cell_geo_idx', expression: 'create index "app_user_cell_geo_idx" on "app_user" using gist ("cell_geo")' },
     {
       name: 'app_user_search_idx',
       expression: 'create index "app_user_search_idx" on "app_user" using gin ("display_name" gin_trgm_ops, "user_name" gin_trgm_ops)',

@@ -7,3 +7,11 @@ test('a member changes their own opt-in, named or not, and nobody else’s', () 
   expect(() => userPolicy.assertOwnOptIn('me', 'you')).toThrow('your own opt-in');
   expect(() => userPolicy.assertOwnOptIn('me', 42)).toThrow('your own opt-in');
 });
+
+test('others see the cell of a member’s place; only the member sees the point they gave', () => {
+  const member = { latitude: 52.5201, longitude: 13.4049, cellLatitude: 52.515, cellLongitude: 13.41 };
+  expect(userPolicy.publicLocation(member)).toEqual({ latitude: 52.515, longitude: 13.41 });
+  expect(userPolicy.ownLocation(member)).toEqual({ latitude: 52.5201, longitude: 13.4049 });
+  expect(userPolicy.publicLocation({ cellLatitude: null, cellLongitude: null })).toBeNull();
+  expect(userPolicy.ownLocation({ latitude: undefined, longitude: null })).toBeNull();
+});

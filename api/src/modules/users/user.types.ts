@@ -1,8 +1,9 @@
-import { Field, Float, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { NodeInterface } from '../../graphql/node.js';
 import type { Services } from '../../services.js';
 import { DEFAULT_USER_TYPE, isUserTypeCode, USER_TYPE_CODES, USER_TYPES, type UserTypeCode } from '../../shared/domain.js';
 import type { IUser } from './user.entity.js';
+import { userPolicy } from './user.policy.js';
 import type { ProfileView } from './users.service.js';
 
 /** SPEC §3 user types as a GraphQL enum (GraphQL names cannot hold '-', hence DJ_CREATOR for 'dj-creator'). */
@@ -25,10 +26,6 @@ export class LocationInput {
 }
 
 const userTypeOf = (code: string): UserTypeCode => (isUserTypeCode(code) ? code : DEFAULT_USER_TYPE);
-const locationOf = (user: IUser): LocationObject | null =>
-  user.latitude === null || user.latitude === undefined || user.longitude === null || user.longitude === undefined
-    ? null
-    : { latitude: user.latitude, longitude: user.longitude };
 
 @ObjectType('User', { description: 'A member as anyone may see them.', implements: NodeInterface })
 export class UserObject {
@@ -40,13 +37,20 @@ export class UserObject {
   @Field(() => String) bio!: string;
   @Field(() => String, { nullable: true, description: 'A 400x400 JPEG the browser can load directly.' }) imageUrl!: string | null;
   @Field(() => Date) createdAt!: Date;
-  @Field(() => LocationObject, { nullable: true }) location!: LocationObject | null;
+  @Field(() => LocationObject, {
+    nullable: true,
+    description: 'The centre of the grid cell, about 2 km across, that holds the member’s place; never the place itself.',
+  })
+  location!: LocationObject | null;
   @Field(() => Boolean, {
     nullable: true,
     description: 'Whether the signed-in viewer follows this member; null when signed out or for oneself.',
   })
   isFollowing!: boolean | null;
-  @Field(() => Float, { nullable: true, description: 'Kilometres between the viewer and this member; null when unknown or for oneself.' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Whole kilometres between the viewer’s cell and this member’s; null when unknown or for oneself.',
+  })
   distanceKm!: number | null;
 
   static from(services: Services, user: IUser, view?: Omit<ProfileView, 'user'>): UserObject {
@@ -60,7 +64,7 @@ export class UserObject {
       bio: user.bio,
       imageUrl: services.users.imageUrl(user),
       createdAt: user.createdAt,
-      location: locationOf(user),
+      location: userPolicy.publicLocation(user),
       isFollowing: view?.isFollowing ?? null,
       distanceKm: view?.distanceKm ?? null,
     });
@@ -69,6 +73,8 @@ export class UserObject {
 
 @ObjectType('Viewer', { description: 'The signed-in member, with what only they may see.' })
 export class ViewerObject extends UserObject {
+  @Field(() => LocationObject, { nullable: true, description: 'The place exactly as the member gave it (others see its cell).' })
+  override location!: LocationObject | null;
   @Field(() => String) email!: string;
   @Field(() => Boolean) hasOptedIn!: boolean;
   @Field(() => Boolean) isAgreedToConduct!: boolean;
@@ -77,6 +83,7 @@ export class ViewerObject extends UserObject {
 
   static fromUser(services: Services, user: IUser): ViewerObject {
     return Object.assign(new ViewerObject(), UserObject.from(services, user), {
+      location: userPolicy.ownLocation(user),
       email: user.email,
       hasOptedIn: user.hasOptedIn,
       isAgreedToConduct: user.isAgreedToConduct,

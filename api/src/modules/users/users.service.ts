@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
+import { cellDistanceSql, wholeKm } from '../../shared/geo.js';
 import { parseInput } from '../../shared/inputs.js';
 import { PROFILE_IMAGE_RULE } from '../../shared/rules.js';
 import { toSquareJpeg } from '../media/images.js';
@@ -25,7 +26,7 @@ export interface ProfileView {
   user: IUser;
   /** Null when nobody is signed in, or when viewing oneself. */
   isFollowing: boolean | null;
-  /** Kilometres from the viewer; null when either location is unknown or when viewing oneself. */
+  /** Whole kilometres between the viewer's cell and the member's; null when either location is unknown or when viewing oneself. */
   distanceKm: number | null;
 }
 
@@ -45,6 +46,8 @@ export class UsersService {
   constructor(
     private readonly orm: Orm,
     private readonly storage: StorageDriver,
+    /** Spends one of the member's location changes, or throws the 429 that names the limit. */
+    private readonly limitLocationChange: (memberId: string) => Promise<void>,
   ) {}
 
   private em(): EntityManager {
@@ -90,9 +93,12 @@ export class UsersService {
     });
   }
 
+  /** Keeps the point as given (others see its cell); each change, not a repeat of the same point, counts against the limit. */
   setLocation(userId: string, rawLocation: unknown): Promise<IUser> {
     const location = parseInput(locationInput, rawLocation);
-    return this.change(userId, (user) => {
+    return this.change(userId, async (user) => {
+      if (user.latitude === location.latitude && user.longitude === location.longitude) return;
+      await this.limitLocationChange(userId);
       user.latitude = location.latitude;
       user.longitude = location.longitude;
     });
@@ -170,14 +176,14 @@ export class UsersService {
               case when v.id is null or v.id = u.id then null
                    else exists (select 1 from follow f where f.follower_id = v.id and f.followee_id = u.id) end as is_following,
               case when v.id is null or v.id = u.id then null
-                   else earth_distance(geo_earth(u.latitude, u.longitude), geo_earth(v.latitude, v.longitude)) end as distance_m
+                   else ${cellDistanceSql('u', 'v')} end as distance_m
          from app_user u left join app_user v on v.id = ?
         where lower(u.user_name) = lower(?)`,
       [viewerId, userName],
     );
     if (!row) throw UserErrors.notFound();
     const user = await em.findOneOrFail(User, row.id);
-    return { user, isFollowing: row.is_following, distanceKm: row.distance_m === null ? null : row.distance_m / 1000 };
+    return { user, isFollowing: row.is_following, distanceKm: wholeKm(row.distance_m) };
   }
 
   /** Members whose display name or user name contains the text, case-insensitive; at most eight, best matches first. */

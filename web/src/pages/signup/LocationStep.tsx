@@ -1,5 +1,5 @@
 import { useMutation } from '@apollo/client/react';
-import { type CoordinateRule, LOCATION_RULE } from '@mixcrate/api/rules';
+import { type CoordinateRule, LOCATION_CELL_KM, LOCATION_RULE } from '@mixcrate/api/rules';
 import { type FormEvent, useState } from 'react';
 import { z } from 'zod';
 import buttons from '../../components/Button.module.css';
@@ -105,7 +105,10 @@ export function LocationStep({ progress, onSaved }: LocationStepProps) {
         Where are you?
       </h1>
       <form className={styles.form} onSubmit={submit} noValidate>
-        <p className={styles.subtitle}>Your location lets members see how far away your mixes were made. Only distances are shown.</p>
+        <p className={styles.subtitle}>
+          Your location lets members see how far away your mixes were made. Others only see the area about {LOCATION_CELL_KM} km across that
+          holds it, and distances in whole km.
+        </p>
         {canLocate ? (
           <button
             type="button"

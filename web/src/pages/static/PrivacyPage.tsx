@@ -1,3 +1,4 @@
+import { LOCATION_CELL_KM, LOCATION_CHANGES_PER_HOUR } from '@mixcrate/api/rules';
 import { StaticPage } from './StaticPage';
 import styles from './StaticPage.module.css';
 import { MINIMUM_AGE, TERMS_EFFECTIVE } from './TermsPage';
@@ -22,8 +23,8 @@ export function PrivacyPage() {
             image.
           </li>
           <li>
-            <strong>Location:</strong> the latitude and longitude you share at sign-up and where your mixes were made. Other members only
-            ever see a distance in km, never your position.
+            <strong>Location:</strong> the latitude and longitude you share at sign-up, and where your mixes were made (see{' '}
+            <a href="#where-you-are">Where you are</a>).
           </li>
           <li>
             <strong>Mixes:</strong> the audio, cover, title, genre and tracklist you upload.
@@ -34,6 +35,24 @@ export function PrivacyPage() {
           <li>
             <strong>Marketing choice:</strong> whether you want news from us. You can change your mind at any time.
           </li>
+        </ul>
+      </section>
+
+      <section className={styles.section}>
+        <h2 id="where-you-are">Where you are</h2>
+        <ul>
+          <li>We keep your location exactly as you gave it. Only you see it, in your own account.</li>
+          <li>
+            Everyone else, signed in or not, only ever sees the centre of the grid square that holds it: squares are about{' '}
+            {LOCATION_CELL_KM} km on each side, anywhere on earth. Your mixes carry the square you were in when you uploaded them, never
+            your position.
+          </li>
+          <li>
+            Distances to you (on your profile, in follow lists and notifications, on your mix cards) and the distance filter of the feed are
+            measured between squares and shown in whole kilometres. However many of them someone puts together, they learn your square and
+            nothing finer.
+          </li>
+          <li>You can change your location up to {LOCATION_CHANGES_PER_HOUR} times an hour.</li>
         </ul>
       </section>
 

@@ -57,4 +57,14 @@ describe('privacy policy', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeTruthy();
     expect(screen.getAllByRole('heading', { level: 2 }).map((heading) => heading.textContent)).toContain('What we collect');
   });
+
+  it('says exactly what others can see of where a member is: the ~2 km square, whole-km distances, a few changes an hour', () => {
+    renderPage(<PrivacyPage />);
+    const section = screen.getByRole('heading', { level: 2, name: 'Where you are' }).closest('section');
+    const text = section?.textContent?.replace(/\s+/g, ' ') ?? '';
+    expect(text).toContain('Only you see it');
+    expect(text).toContain('only ever sees the centre of the grid square that holds it: squares are about 2 km on each side');
+    expect(text).toContain('shown in whole kilometres');
+    expect(text).toContain('You can change your location up to 5 times an hour.');
+  });
 });
