@@ -23,9 +23,9 @@ export function createLogger(level: LevelWithSilent, format: LogFormat, output?:
 
 /**
  * Query parameters whose values are credentials, never logged: a reset link's token (and its address), a code, a
- * checkout session's id.
+ * checkout session's id, and a GraphQL GET's variables (which may carry any of them, or a password).
  */
-const SECRET_QUERY_PARAMETERS = new Set(['token', 'code', 'session_id', 'email']);
+const SECRET_QUERY_PARAMETERS = new Set(['token', 'code', 'session_id', 'email', 'variables']);
 
 const decodedName = (name: string) => {
   try {

@@ -102,6 +102,9 @@ describe('request logs', () => {
     expect(loggableUrl('/x?t%6Fken=abc&CODE=1&code')).toBe('/x?t%6Fken=[redacted]&CODE=[redacted]&code=[redacted]');
     expect(loggableUrl('/x?%E0%A4%A=1')).toBe('/x?%E0%A4%A=1');
     expect(loggableUrl('/api/feed')).toBe('/api/feed');
+    expect(loggableUrl('/graphql?query=mutation%20R(%24t%3AString!)&variables=%7B%22t%22%3A%22x%22%7D')).toBe(
+      '/graphql?query=mutation%20R(%24t%3AString!)&variables=[redacted]',
+    );
   });
 
   let app: TestApp['app'];
