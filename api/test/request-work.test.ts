@@ -248,7 +248,8 @@ describe('statements per operation', () => {
       for (const depth of [4, 1]) measured.push(await measure('query', field, depth, Number.POSITIVE_INFINITY));
     }
     expect(measured.length).toBeGreaterThan(40);
-    expect(measured.filter((entry) => entry.status >= 500)).toEqual([]);
+    // Each ran (a refused operation would send nothing and prove nothing).
+    expect(measured.filter((entry) => entry.status !== 200)).toEqual([]);
     expect(measured.filter((entry) => entry.statements > entry.paidFor)).toEqual([]);
   }, 300_000);
 
