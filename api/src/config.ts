@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
+import { compile } from '@fastify/proxy-addr';
 import { z } from 'zod';
 import { BETA_CODE, normaliseBetaCode } from './shared/rules.js';
 
@@ -17,6 +18,53 @@ const flag = (fallback: boolean) =>
     .enum(['0', '1', 'true', 'false'])
     .default(fallback ? '1' : '0')
     .transform((v) => v === '1' || v === 'true');
+/** A flag whose default depends on NODE_ENV (decided in loadConfig): undefined when not set. */
+const optionalFlag = () =>
+  z
+    .enum(['0', '1', 'true', 'false'])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === '1' || v === 'true'));
+
+/** Which X-Forwarded-For hops to believe: none, the last `n` (a count of proxies in front), or those from these proxies. */
+export type ProxyTrust = false | number | string[];
+const MAX_PROXY_HOPS = 10;
+const proxyTrust = z
+  .string()
+  .default('0')
+  .transform((value, ctx): ProxyTrust => {
+    const setting = value.trim().toLowerCase();
+    if (setting === '0' || setting === 'false') return false;
+    if (setting === 'true') {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'true would believe every X-Forwarded-For hop, so any client could name any address; give the number of proxies in front (1) or their addresses',
+      });
+      return z.NEVER;
+    }
+    if (/^\d+$/.test(setting)) {
+      const hops = Number(setting);
+      if (hops <= MAX_PROXY_HOPS) return hops;
+      ctx.addIssue({ code: 'custom', message: `a hop count must be at most ${MAX_PROXY_HOPS}` });
+      return z.NEVER;
+    }
+    const proxies = setting.split(',').map((entry) => entry.trim());
+    for (const proxy of proxies) {
+      try {
+        compile(proxy);
+      } catch {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${proxy || '(empty)'} is not an IP address, a range (10.0.0.0/8) or loopback, linklocal, uniquelocal`,
+        });
+        return z.NEVER;
+      }
+    }
+    return proxies;
+  });
+
+/** The word that turns publishing codes off (an empty BETA_CODES does too). */
+export const NO_BETA_CODES = 'none';
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -33,9 +81,20 @@ const envSchema = z.object({
     .default('30d'),
   SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
   MAIL_FROM: z.string().min(3).default('mixcrate <no-reply@mixcrate.local>'),
-  BETA_CODES: z.string().default(BETA_CODE.default),
+  BETA_CODES: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      const codes = value.split(',').map(normaliseBetaCode).filter(Boolean);
+      if (codes.includes(NO_BETA_CODES) && codes.length > 1) {
+        ctx.addIssue({ code: 'custom', message: `${NO_BETA_CODES} turns codes off and cannot stand beside codes` });
+        return z.NEVER;
+      }
+      return codes.filter((code) => code !== NO_BETA_CODES);
+    }),
   REDIS_URL: optionalUrl(['redis:', 'rediss:']),
-  TRUST_PROXY: flag(false),
+  TRUST_PROXY: proxyTrust,
   // Which other sites' pages may call the API from the browser: * (any) or a comma-separated list of origins.
   CORS_ORIGINS: z
     .string()
@@ -62,7 +121,8 @@ const envSchema = z.object({
   REQUEST_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(256),
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
-  DEMO: flag(true),
+  // Unset: on outside production (the demo world on a first start), off under NODE_ENV=production.
+  DEMO: optionalFlag(),
   // What one member may hold unpublished: drafts (each up to 300 MB), and bytes in unfinished resumable uploads.
   MAX_DRAFTS_PER_MEMBER: z.coerce.number().int().min(1).max(1000).default(10),
   MAX_OPEN_UPLOADS_GB: z.coerce.number().positive().max(1000).default(2),
@@ -72,7 +132,7 @@ const envSchema = z.object({
   WAVEFORM_RETRY_DELAY_SECONDS: z.coerce.number().int().min(0).default(30),
   // Payments: Stripe when a secret key is set; otherwise the local test-mode checkout, which a production server runs
   // only when PAYMENTS_TEST_MODE=1 says so (without either, checkout and billing answer 503).
-  PAYMENTS_TEST_MODE: z.enum(['0', '1', 'true', 'false']).optional(),
+  PAYMENTS_TEST_MODE: optionalFlag(),
   STRIPE_SECRET_KEY: z.string().min(8).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().min(8).optional(),
   // Where the Stripe SDK sends its requests (default Stripe's own API): a stand-in such as stripe-mock, or a test's.
@@ -92,15 +152,19 @@ const envSchema = z.object({
 });
 
 export type Env = z.infer<typeof envSchema>;
+/** The name of every environment variable the server reads. */
+export const ENV_VARIABLES = Object.keys(envSchema.shape);
 
-export interface Config extends Omit<Env, 'BETA_CODES' | 'PUBLIC_URL' | 'CORS_ORIGINS' | 'PAYMENTS_TEST_MODE'> {
+export interface Config extends Omit<Env, 'BETA_CODES' | 'PUBLIC_URL' | 'CORS_ORIGINS' | 'DEMO' | 'PAYMENTS_TEST_MODE'> {
   /** Whether the local test-mode checkout may stand in for Stripe: by default everywhere but production. */
   PAYMENTS_TEST_MODE: boolean;
   /** Any origin, or only these (see shared/origins.ts). */
   CORS_ORIGINS: '*' | string[];
   DATA_DIR: string;
   PUBLIC_URL: string;
+  /** The codes that publish a mix for free; none with BETA_CODES=none or empty, and by default in production. */
   BETA_CODES: string[];
+  DEMO: boolean;
   isProduction: boolean;
 }
 
@@ -108,8 +172,11 @@ export class ConfigError extends Error {}
 
 /** Parses and validates every environment variable the server reads; throws one readable message listing every problem. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, baseDir = env.INIT_CWD ?? process.cwd()): Config {
-  // An empty variable (FOO=) means "use the default", as in most twelve-factor tools.
-  const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
+  // An empty variable (FOO=) means "use the default", as in most twelve-factor tools; an empty BETA_CODES means no codes,
+  // so a list emptied in a deployment's settings never brings back the development code.
+  const parsed = envSchema.safeParse(
+    Object.fromEntries(Object.entries(env).filter(([name, value]) => value !== '' || name === 'BETA_CODES')),
+  );
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
@@ -123,9 +190,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, baseDir = env.I
     ...values,
     DATA_DIR: isAbsolute(values.DATA_DIR) ? values.DATA_DIR : resolve(baseDir, values.DATA_DIR),
     PUBLIC_URL: (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, ''),
-    BETA_CODES: values.BETA_CODES.split(',').map(normaliseBetaCode).filter(Boolean),
+    BETA_CODES: values.BETA_CODES ?? (isProduction ? [] : [BETA_CODE.default]),
+    DEMO: values.DEMO ?? !isProduction,
     CORS_ORIGINS: values.CORS_ORIGINS.trim() === '*' ? '*' : values.CORS_ORIGINS.split(',').map((origin) => origin.trim()),
-    PAYMENTS_TEST_MODE: values.PAYMENTS_TEST_MODE === undefined ? !isProduction : ['1', 'true'].includes(values.PAYMENTS_TEST_MODE),
+    PAYMENTS_TEST_MODE: values.PAYMENTS_TEST_MODE ?? !isProduction,
     isProduction,
   };
 }

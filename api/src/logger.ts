@@ -21,12 +21,42 @@ export function createLogger(level: LevelWithSilent, format: LogFormat, output?:
   return pino({ level }, { write: (line: string) => terminal.write(prettify(line)) });
 }
 
+/**
+ * Query parameters whose values are credentials, never logged: a reset link's token (and its address), a code, a
+ * checkout session's id, and a GraphQL GET's variables (which may carry any of them, or a password).
+ */
+const SECRET_QUERY_PARAMETERS = new Set(['token', 'code', 'session_id', 'email', 'variables']);
+
+const decodedName = (name: string) => {
+  try {
+    return decodeURIComponent(name.replaceAll('+', ' ')).toLowerCase();
+  } catch {
+    return name.toLowerCase();
+  }
+};
+
+/** A request URL as it may be logged: the values of secret query parameters (by their decoded name) replaced. */
+export function loggableUrl(url: string): string {
+  const start = url.indexOf('?');
+  if (start === -1) return url;
+  const query = url
+    .slice(start + 1)
+    .split('&')
+    .map((part) => {
+      const equals = part.indexOf('=');
+      const name = equals === -1 ? part : part.slice(0, equals);
+      return SECRET_QUERY_PARAMETERS.has(decodedName(name)) ? `${name}=[redacted]` : part;
+    });
+  return `${url.slice(0, start)}?${query.join('&')}`;
+}
+
 /** One line per request, when its answer has gone, instead of Fastify's two ("incoming request", "request completed"). */
 export class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    const { method, url } = request;
+    const { method } = request;
+    const url = loggableUrl(request.url);
     const status = reply.statusCode;
     const ms = Math.round(reply.elapsedTime * 10) / 10;
     const line = `${method} ${url} ${status} ${ms} ms`;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { DemoAudio } from './demo-world/demo-audio.js';
-import { DEMO_LOGINS, planWorld } from './demo-world/plan.js';
+import { demoLoginsToLog, planWorld } from './demo-world/plan.js';
 import { createLogger, logFormatFor } from './logger.js';
 import { startBanner } from './start-banner.js';
 
@@ -57,13 +57,7 @@ async function main(): Promise<void> {
       );
     } else {
       if (hasDemoLogins) {
-        log.info(
-          {
-            dj: `${DEMO_LOGINS.dj.email} / ${DEMO_LOGINS.dj.password}`,
-            listener: `${DEMO_LOGINS.listener.email} / ${DEMO_LOGINS.listener.password}`,
-          },
-          'demo logins',
-        );
+        log.info(demoLoginsToLog(config.isProduction), 'demo logins');
       }
       log.info(
         {

@@ -5,7 +5,7 @@ import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded-post
 import { migrate, type Orm, openOrm } from './db/orm.js';
 import type { DemoAudio } from './demo-world/demo-audio.js';
 import { databaseIsEmpty, demoLoginsExist, loadDemoCatalogueOnce, loadDemoWorld } from './demo-world/loader.js';
-import { DEMO_LOGINS } from './demo-world/plan.js';
+import { demoLoginsToLog } from './demo-world/plan.js';
 import { indexDemoReferencesOnce } from './demo-world/recognition-references.js';
 import { buildApp } from './http/app.js';
 import type { StorageDriver } from './modules/media/storage.js';
@@ -56,7 +56,7 @@ export async function prepareDatabase(config: Config, log: FastifyBaseLogger): P
 
 /**
  * Opens the database (the embedded one without DATABASE_URL), applies migrations, and serves on config.PORT; then,
- * unless DEMO=0, builds what is missing of the demo world while it serves (see buildDemoWorldInBackground).
+ * with DEMO on, builds what is missing of the demo world while it serves (see buildDemoWorldInBackground).
  */
 export async function startServer(
   config: Config,
@@ -76,7 +76,9 @@ export async function startServer(
     await app.listen({ port: config.PORT, host: config.HOST });
     const stopping = new AbortController();
     // main.ts begins the demo audio only with DEMO on.
-    const demoWorld = config.DEMO ? buildDemoWorldInBackground(orm, services.storage, log, stopping.signal, demoAudio) : Promise.resolve();
+    const demoWorld = config.DEMO
+      ? buildDemoWorldInBackground(orm, services.storage, log, stopping.signal, demoAudio, config.isProduction)
+      : Promise.resolve();
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     return {
@@ -113,18 +115,13 @@ function buildDemoWorldInBackground(
   log: FastifyBaseLogger,
   signal: AbortSignal,
   audio: DemoAudio | undefined,
+  isProduction: boolean,
 ): Promise<void> {
   const started = Date.now();
   const build = async () => {
     const built = await loadDemoWorld({ orm, storage, log, signal, audio });
     if (built) {
-      log.info(
-        {
-          dj: `${DEMO_LOGINS.dj.email} / ${DEMO_LOGINS.dj.password}`,
-          listener: `${DEMO_LOGINS.listener.email} / ${DEMO_LOGINS.listener.password}`,
-        },
-        'demo world ready: sign in with these',
-      );
+      log.info(demoLoginsToLog(isProduction), 'demo world ready: sign in with these');
     }
     if (signal.aborted) return;
     await loadDemoCatalogueOnce({ orm, log });

@@ -55,7 +55,7 @@ export interface Services {
 export async function createServices(config: Config, orm: Orm, log: FastifyBaseLogger): Promise<Services> {
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
   const tokens = await TokenService.create(config.JWT_SECRET, config.DATA_DIR, config.JWT_TTL);
-  const mailer = new Mailer(config.SMTP_URL, config.MAIL_FROM, join(config.DATA_DIR, 'outbox'), log);
+  const mailer = new Mailer(config.SMTP_URL, config.MAIL_FROM, join(config.DATA_DIR, 'outbox'), log, { logsBodies: !config.isProduction });
   const storage = createStorage(config);
   const mixes = new MixesService(orm, storage, savedByViewerSql, {
     maxDrafts: config.MAX_DRAFTS_PER_MEMBER,
@@ -81,7 +81,7 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
     locks,
   );
   const uploads = new ResumableUploads(orm, storage, (token) => auth.authenticate(token), locks, {
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: config.TRUST_PROXY !== false,
     allowsOrigin: (origin) => originAllowed(config.CORS_ORIGINS, origin),
     maxOpenBytesPerMember: Math.floor(config.MAX_OPEN_UPLOADS_GB * 1024 ** 3),
   });

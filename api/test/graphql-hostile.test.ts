@@ -144,12 +144,13 @@ describe('mutations in the cost limit', () => {
     expect(answer.errors?.[0].extensions?.code).toBe('QUERY_TOO_COMPLEX');
   });
 
-  test('a mutation weighs 50 where a read weighs 1', async () => {
+  test('a mutation weighs 50, a lookup 20, a field 1', async () => {
     const tight = await createTestApp({ GRAPHQL_MAX_COST: '120' }, { databaseUrl: t.databaseUrl });
     try {
-      // Each read costs 2 (the field and its id): 60 of them fit where 3 mutations do not.
-      const reads = Array.from({ length: 60 }, (_, i) => `u${i}: user(userName: "nobody") { id }`).join(' ');
-      expect((await post({ query: `{ ${reads} }` }, tight.app)).status).toBe(200);
+      // Each read costs 21 (the lookup and its id): 5 of them fit where 3 mutations do not, and a sixth does not.
+      const reads = (count: number) => Array.from({ length: count }, (_, i) => `u${i}: user(userName: "nobody") { id }`).join(' ');
+      expect((await post({ query: `{ ${reads(5)} }` }, tight.app)).status).toBe(200);
+      expect((await post({ query: `{ ${reads(6)} }` }, tight.app)).errors?.[0].message).toMatch(/costs 126/);
       expect((await post({ query: aliasedPlays(2) }, tight.app)).status).toBe(200);
       const three = await post({ query: aliasedPlays(3) }, tight.app);
       expect(three.status).toBe(400);

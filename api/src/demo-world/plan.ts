@@ -9,6 +9,15 @@ export const DEMO_LOGINS = {
   listener: { email: `listener@${DEMO_DOMAIN}`, password: DEMO_PASSWORD },
 } as const;
 
+/**
+ * The demo logins as a start or `demo:reset` logs them: with their password outside production; under production only
+ * the addresses, since a production log is read by more people and kept longer than a development terminal.
+ */
+export function demoLoginsToLog(isProduction: boolean): { dj: string; listener: string } {
+  const shown = (login: { email: string; password: string }) => (isProduction ? login.email : `${login.email} / ${login.password}`);
+  return { dj: shown(DEMO_LOGINS.dj), listener: shown(DEMO_LOGINS.listener) };
+}
+
 export const MEMBER_COUNT = 64;
 export const REFERENCE_COUNT = 72;
 export const MIXES_PER_GENRE = 6;

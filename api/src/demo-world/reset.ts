@@ -8,7 +8,7 @@ import { openOrm } from '../db/orm.js';
 import { createStorage } from '../modules/media/storage-factory.js';
 import { prepareDatabase } from '../server.js';
 import { loadDemoCatalogueOnce, loadDemoWorld, removeDemoWorld } from './loader.js';
-import { DEMO_LOGINS } from './plan.js';
+import { demoLoginsToLog } from './plan.js';
 
 async function reset(): Promise<void> {
   const config = loadConfig({ ...process.env, DEMO: '0' });
@@ -21,7 +21,7 @@ async function reset(): Promise<void> {
     log.info('removed the demo world');
     await loadDemoWorld({ orm, storage, log }, false);
     await loadDemoCatalogueOnce({ orm, log });
-    log.info({ dj: DEMO_LOGINS.dj.email, listener: DEMO_LOGINS.listener.email, password: DEMO_LOGINS.dj.password }, 'demo logins');
+    log.info(demoLoginsToLog(config.isProduction), 'demo logins');
   } finally {
     await orm.close();
     await database.stop();

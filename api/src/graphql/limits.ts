@@ -8,6 +8,8 @@ import {
   type GraphQLSchema,
   getOperationAST,
   getVariableValues,
+  isListType,
+  isNonNullType,
   Kind,
   type OperationDefinitionNode,
   parse,
@@ -16,10 +18,25 @@ import {
   validate,
 } from 'graphql';
 import { getComplexity } from 'graphql-query-complexity';
+import { Extensions } from 'type-graphql';
 import { CURSOR_PAGE_DEFAULT_SIZE } from '../shared/inputs.js';
 
 /** What one mutation field weighs in the cost limit: each writes in its own transaction, where a read field costs 1. */
 export const MUTATION_COST = 50;
+/**
+ * What a field that goes to the database itself weighs, per call: every root field of a query or subscription, and the
+ * fields marked `@Lookup()` (read once per parent, not batched). A lookup sends a few statements (at most
+ * `STATEMENTS_PER_LOOKUP`), so the cost limit bounds the statements an operation can make.
+ */
+export const LOOKUP_COST = 20;
+/** The most statements one lookup sends (the test of every root field at its largest holds the code to it). */
+export const STATEMENTS_PER_LOOKUP = 5;
+
+/**
+ * Marks a field resolver that reads the database once per parent object (a page of twenty parents reads twenty
+ * times), so the cost limit weighs it as a lookup rather than as a field its parent already holds.
+ */
+export const Lookup = () => Extensions({ lookup: true });
 /** The most root mutation fields one operation may hold, aliases and fragments included. */
 export const MAX_MUTATIONS_PER_OPERATION = 10;
 /**
@@ -108,11 +125,14 @@ export function costOfOperation(
 }
 
 /**
- * One per field, lists multiplied by their page size (`first`, `last` or `limit`; a connection asked for neither, by
- * its default size), mutation fields `MUTATION_COST` each.
+ * One per field, a lookup `LOOKUP_COST`, a mutation `MUTATION_COST`; what a field selects is multiplied by its page size
+ * (`first`, `last` or `limit`; a connection asked for neither, by its default size). The items of list arguments count
+ * one by one: a read given n ids or rows costs what n reads of one would, and a mutation given n entries writes them in
+ * its one transaction, one point each, and answers for each.
  */
 function operationCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined): number {
   const mutationType = schema.getMutationType();
+  const readRoots = [schema.getQueryType(), schema.getSubscriptionType()];
   return getComplexity({
     schema,
     query: document,
@@ -120,12 +140,29 @@ function operationCost(schema: GraphQLSchema, document: DocumentNode, variables:
     maxQueryNodes: MAX_SELECTIONS + 1,
     estimators: [
       ({ type, field, args, childComplexity }) => {
-        const pageSize = [args.first, args.last, args.limit].find((size) => typeof size === 'number') ?? defaultPageSize(field);
-        const own = mutationType !== null && mutationType !== undefined && type === mutationType ? MUTATION_COST : 1;
-        return own + childComplexity * Math.max(1, pageSize);
+        const pageSize = Math.max(
+          1,
+          [args.first, args.last, args.limit].find((size) => typeof size === 'number') ?? defaultPageSize(field),
+        );
+        const items = listItems(field, args);
+        const calls = Math.max(1, items);
+        if (mutationType && type === mutationType) return MUTATION_COST + items + calls * pageSize * childComplexity;
+        const isLookup = (readRoots.some((root) => root === type) && !field.name.startsWith('__')) || field.extensions.lookup === true;
+        return calls * ((isLookup ? LOOKUP_COST : 1) + pageSize * childComplexity);
       },
     ],
   });
+}
+
+/** How many items the list arguments of a field hold, all together (`nodes(ids:)`, `lookupTracks(tracks:)`). */
+function listItems(field: GraphQLField<unknown, unknown>, args: Record<string, unknown>): number {
+  let items = 0;
+  for (const argument of field.args) {
+    const type = isNonNullType(argument.type) ? argument.type.ofType : argument.type;
+    const value = args[argument.name];
+    if (isListType(type) && Array.isArray(value)) items += value.length;
+  }
+  return items;
 }
 
 /** What a field's page holds when no size is given: a connection's default, one for anything else. */

@@ -8,7 +8,7 @@ import type { GraphQLContext } from './context.js';
 import { NodeInterface } from './node.js';
 
 /** The most ids one `nodes` call may ask for (each is up to three lookups). */
-export const MAX_NODES = 100;
+export const MAX_NODES = 50;
 
 const orNull = <T>(lookup: Promise<T>): Promise<T | null> =>
   lookup.catch((error: unknown) => {

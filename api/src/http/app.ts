@@ -28,6 +28,7 @@ import { registerRestRoutes } from '../rest/index.js';
 import type { Services } from '../services.js';
 import { DomainError } from '../shared/errors.js';
 import type { ExecuteQuery } from '../shared/server-render.js';
+import { clientAddressOf, proxyTrustOf } from './client-address.js';
 import { sendError } from './errors.js';
 import { isMediaRequest, mediaDelivery, mediaDeliveryRoutes } from './media-delivery.js';
 import { registerPublicApi } from './public-api/index.js';
@@ -73,17 +74,18 @@ async function graphqlViewer(services: Services, request: FastifyRequest) {
 export async function buildApp(services: Services, options: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = services;
   const deliverMedia = mediaDelivery(services, options.logger ?? pino({ enabled: false }));
+  const proxyTrust = proxyTrustOf(config.TRUST_PROXY);
   const guards: RequestGuardOptions = {
     bodyIdleMs: config.REQUEST_BODY_TIMEOUT_MS,
     uploadIdleMs: config.UPLOAD_IDLE_TIMEOUT_MS,
     headersTimeoutMs: config.REQUEST_HEADERS_TIMEOUT_MS,
     // Behind a proxy every client arrives from the proxy's address: the proxy caps connections there.
-    maxConnectionsPerAddress: config.TRUST_PROXY ? 0 : config.MAX_CONNECTIONS_PER_ADDRESS,
+    maxConnectionsPerAddress: proxyTrust ? 0 : config.MAX_CONNECTIONS_PER_ADDRESS,
   };
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     logController: new OneLinePerRequest(),
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: proxyTrust,
     bodyLimit: 1_048_576,
     // Media requests go straight to their handler; everything else through Fastify (with the timeouts it would set).
     serverFactory: (fastifyHandler, settings) => {
@@ -187,7 +189,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       onSubscribe: (ctx, _id, payload) => {
         const prepared = prepareWebSocketOperation(schema, payload, limits);
         if (!('document' in prepared)) return prepared;
-        const address = ctx.extra.request.socket.remoteAddress ?? 'unknown';
+        const address = clientAddressOf(ctx.extra.request, proxyTrust);
         return socketRateLimit({ viewer: socketViewers.get(ctx) ?? null, address }, prepared);
       },
       onError: (_ctx, _id, _payload, errors) => formatSocketErrors(errors),
@@ -195,7 +197,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       context: (ctx) =>
         ({
           viewer: socketViewers.get(ctx) ?? null,
-          ip: ctx.extra.request.socket.remoteAddress ?? 'unknown',
+          ip: clientAddressOf(ctx.extra.request, proxyTrust),
           services,
           pubSub,
           listen,

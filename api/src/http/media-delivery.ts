@@ -4,6 +4,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fresh from 'fresh';
 import rangeParser from 'range-parser';
 import { bearerToken } from '../graphql/context.js';
+import { loggableUrl } from '../logger.js';
 import { type ByteRange, contentTypeOf, parseObjectKey, type StoredObject } from '../modules/media/storage.js';
 import { idleSocketFd } from '../modules/media/zero-copy.js';
 import type { FileAccess } from '../modules/mixes/mix.policy.js';
@@ -236,7 +237,7 @@ export function mediaDelivery(services: Services, log: FastifyBaseLogger): Media
         if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE') log.warn({ err: error, key }, 'media stream failed');
       });
     } catch (error) {
-      log.error({ err: error, url: request.url }, 'media request failed');
+      log.error({ err: error, url: loggableUrl(request.url ?? '') }, 'media request failed');
       if (response.headersSent) response.destroy();
       else answerError(response, 500, 'Internal server error');
     }

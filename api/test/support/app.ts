@@ -79,7 +79,7 @@ export const STRONG_PASSWORD = 'Mixcrate1!';
 export interface GraphQLResult<T = Record<string, unknown>> {
   status: number;
   data?: T;
-  errors?: { message: string; extensions?: { code?: string; status?: number } }[];
+  errors?: { message: string; path?: (string | number)[]; extensions?: { code?: string; status?: number } }[];
 }
 
 export async function gql<T = Record<string, unknown>>(

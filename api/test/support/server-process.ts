@@ -18,6 +18,8 @@ export interface ServerProcess {
   port: number;
   /** Every JSON log record it printed so far. */
   records: LogRecord[];
+  /** Every line it wrote so far, to stdout and stderr alike. */
+  output: string[];
   /** SIGKILL, as a crash or the OOM killer would: no shutdown hook runs. Resolves once the process is gone. */
   crash(): Promise<void>;
   /** SIGTERM, the orderly stop. */
@@ -27,8 +29,8 @@ export interface ServerProcess {
 export interface ServerProcessOptions {
   databaseUrl: string;
   dataDir: string;
-  /** More environment (REDIS_URL, GCS_BUCKET...), over the defaults below. */
-  env?: Record<string, string>;
+  /** More environment (REDIS_URL, GCS_BUCKET...), over the defaults below; undefined leaves a variable unset. */
+  env?: Record<string, string | undefined>;
   /** Where it listens (default loopback), and a command prefix that runs it there (a network namespace's). */
   host?: { address: string; command: string[] };
 }
@@ -52,31 +54,38 @@ async function ended(child: ChildProcess, signal: NodeJS.Signals): Promise<void>
  */
 export async function startServerProcess({ databaseUrl, dataDir, env = {}, host }: ServerProcessOptions): Promise<ServerProcess> {
   const [program, ...args] = [...(host?.command ?? []), process.execPath, '--import', 'tsx', 'src/main.ts'];
+  const environment: Record<string, string | undefined> = {
+    ...process.env,
+    NODE_ENV: 'test',
+    WEB_CONCURRENCY: '1',
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: host?.address ?? '127.0.0.1',
+    DEMO: '0',
+    REDIS_URL: '',
+    LOG_LEVEL: 'info',
+    ...env,
+  };
   const child = spawn(program ?? process.execPath, args, {
     cwd: API_DIR,
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      WEB_CONCURRENCY: '1',
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: dataDir,
-      PORT: '0',
-      HOST: host?.address ?? '127.0.0.1',
-      DEMO: '0',
-      REDIS_URL: '',
-      LOG_LEVEL: 'info',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    env: Object.fromEntries(Object.entries(environment).filter(([, value]) => value !== undefined)),
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
   child.once('exit', () => running.delete(child));
   const records: LogRecord[] = [];
+  const output: string[] = [];
+  createInterface({ input: child.stderr ?? process.stdin }).on('line', (line) => {
+    output.push(line);
+    process.stderr.write(`${line}\n`);
+  });
   let url = '';
   try {
     await new Promise<void>((resolve, reject) => {
       child.once('exit', (code, signal) => reject(new Error(`mixcrate exited (${signal ?? code}) before it was ready`)));
       createInterface({ input: child.stdout ?? process.stdin }).on('line', (line) => {
+        output.push(line);
         if (!line.startsWith('{')) return;
         const record = JSON.parse(line) as LogRecord;
         records.push(record);
@@ -96,6 +105,7 @@ export async function startServerProcess({ databaseUrl, dataDir, env = {}, host 
     url,
     port: Number(new URL(url).port),
     records,
+    output,
     crash: () => ended(child, 'SIGKILL'),
     stop: () => ended(child, 'SIGTERM'),
   };

@@ -1,6 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, Float, ID, Mutation, Resolver, Root } from 'type-graphql';
 import { PageArgs } from '../../graphql/connection.js';
 import type { GraphQLContext } from '../../graphql/context.js';
+import { Lookup } from '../../graphql/limits.js';
 import { requireViewer } from '../auth/auth.policy.js';
 import type { Viewer } from '../auth/tokens.js';
 import { MixConnectionObject, MixObject } from '../mixes/mix.types.js';
@@ -17,6 +18,7 @@ function requireSelf(ctx: GraphQLContext, viewer: ViewerObject): Viewer {
 
 @Resolver(() => ViewerObject)
 export class LibraryResolver {
+  @Lookup()
   @FieldResolver(() => MixConnectionObject, { description: 'Your saved mixes that are still published, most recently saved first.' })
   async savedMixes(
     @Root() viewer: ViewerObject,
@@ -27,11 +29,13 @@ export class LibraryResolver {
     return MixConnectionObject.from(ctx.services, await ctx.services.library.savedMixes(self.id, paging), self.id);
   }
 
+  @Lookup()
   @FieldResolver(() => [SavedTrackObject], { description: 'Your saved catalogue tracks, most recently saved first.' })
   async savedTracks(@Root() viewer: ViewerObject, @Ctx() ctx: GraphQLContext): Promise<SavedTrackObject[]> {
     return (await ctx.services.library.savedTracks(requireSelf(ctx, viewer).id)).map(SavedTrackObject.from);
   }
 
+  @Lookup()
   @FieldResolver(() => MixObject, { nullable: true, description: 'The mix you were playing, while it is still published.' })
   async currentMix(@Root() viewer: ViewerObject, @Ctx() ctx: GraphQLContext): Promise<MixObject | null> {
     const self = requireSelf(ctx, viewer);

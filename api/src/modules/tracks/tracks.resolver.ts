@@ -1,6 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
 import { PageArgs } from '../../graphql/connection.js';
 import type { GraphQLContext } from '../../graphql/context.js';
+import { Lookup } from '../../graphql/limits.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { requireViewer } from '../auth/auth.policy.js';
 import { TrackConnectionObject, TrackLookupRowInput, TrackObject } from './track.types.js';
@@ -48,6 +49,7 @@ export class TracksResolver {
     return candidates.map((row) => row.map(TrackObject.from));
   }
 
+  @Lookup()
   @FieldResolver(() => TrackMixConnectionObject, {
     description: 'The published mixes whose tracklist holds this track, newest first, each with where it starts.',
   })
