@@ -13,12 +13,12 @@ import { hostingEnds } from '../modules/mixes/mix-lifecycle.js';
 import { MixTrack } from '../modules/mixes/mix-track.entity.js';
 import type { Fingerprints } from '../modules/recognition/fingerprint.js';
 import { RecognitionService } from '../modules/recognition/recognition.service.js';
-import { DEMO_CATALOGUE_SOURCE, loadDemoCatalogue } from '../modules/tracks/catalogue/demo-catalogue.js';
 import { Track } from '../modules/tracks/track.entity.js';
 import { type IUser, User } from '../modules/users/user.entity.js';
 import { GENRE_CODES, type GenreCode } from '../shared/domain.js';
 import { avatar, mixCover, trackCover } from './art.js';
 import { DemoAudio, inParallel } from './demo-audio.js';
+import { DEMO_CATALOGUE_SOURCE, loadDemoCatalogue } from './demo-catalogue.js';
 import type { RenderedMix } from './demo-workers.js';
 import { DEMO_LOGINS, DEMO_PASSWORD, MIX_BITRATE, type PlannedMix, type PlannedWorld, planWorld } from './plan.js';
 
