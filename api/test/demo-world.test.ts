@@ -18,8 +18,8 @@ import {
 } from '../src/demo-world/plan.js';
 import { DEMO_SEED } from '../src/demo-world/seed.js';
 import { referenceRecipe, renderReference, SAMPLE_RATE } from '../src/demo-world/synth.js';
-import { FOLDERS, objectKey } from '../src/modules/media/storage.js';
 import { GENRE_CODES, USER_TYPE_CODES } from '../src/shared/domain.js';
+import { FOLDERS, objectKey } from '../src/storage/storage.js';
 import { createTestApp, STRONG_PASSWORD, type TestApp } from './support/app.js';
 
 const log = pino({ level: 'silent' });

@@ -7,7 +7,6 @@ import { Follow } from '../modules/follows/follow.entity.js';
 import { SavedMix } from '../modules/library/saved-mix.entity.js';
 import { SavedTrack } from '../modules/library/saved-track.entity.js';
 import { Listen } from '../modules/listens/listen.entity.js';
-import { FOLDERS, objectKey, type StorageDriver } from '../modules/media/storage.js';
 import { Mix } from '../modules/mixes/mix.entity.js';
 import { hostingEnds } from '../modules/mixes/mix-lifecycle.js';
 import { MixTrack } from '../modules/mixes/mix-track.entity.js';
@@ -16,6 +15,7 @@ import { RecognitionService } from '../modules/recognition/recognition.service.j
 import { Track } from '../modules/tracks/track.entity.js';
 import { type IUser, User } from '../modules/users/user.entity.js';
 import { GENRE_CODES, type GenreCode } from '../shared/domain.js';
+import { FOLDERS, objectKey, type StorageDriver } from '../storage/storage.js';
 import { avatar, mixCover, trackCover } from './art.js';
 import { DemoAudio, inParallel } from './demo-audio.js';
 import { DEMO_CATALOGUE_SOURCE, loadDemoCatalogue } from './demo-catalogue.js';
