@@ -80,7 +80,7 @@ async function main() {
     );
     const events = await Promise.all(
       buyers.map(async (buyer) => {
-        const { redirect } = await services.payments.createSinglePurchaseSession(buyer.id, mixOf.get(buyer.id));
+        const { redirect } = await services.payments.checkout.createSinglePurchaseSession(buyer.id, mixOf.get(buyer.id));
         const session = [...stripe.sessions.values()].find((candidate) => candidate.url === redirect) ?? {};
         return stripe.signedEvent('checkout.session.completed', stripe.pay(session.id as string), SECRET);
       }),

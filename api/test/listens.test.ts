@@ -1,7 +1,7 @@
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
-import { formatHours } from '../src/modules/listens/listens.service.js';
+import { formatHours } from '../src/modules/listens/listen-stats.js';
 import { createTestApp, gql, type Member, signUpMember, type TestApp } from './support/app.js';
 import { publishedMix } from './support/mixes.js';
 

@@ -121,7 +121,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   const { pubSub, listen } = events;
   const unsubscribers = [
     services.users.onProfileChanged((user) => pubSub.publish(Topics.ProfileUpdated, { id: user.id, userName: user.userName ?? null })),
-    services.listens.onListenerCountChanged((event) => pubSub.publish(Topics.ListenerCount, event.mixId, event)),
+    services.listens.counts.onChange((event) => pubSub.publish(Topics.ListenerCount, event.mixId, event)),
     services.notifications.onFollowEvent((event) => pubSub.publish(Topics.FollowEvent, event.recipientId, event)),
     // Both members' follower or following counts changed: their profiles' watchers hear it.
     services.follows.onFollowChanged(({ follower, followee }) => {

@@ -14,7 +14,7 @@ export function testModePages(services: Services) {
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, _body, done) => done(null, {}));
 
     app.get<{ Params: { id: string } }>('/test-mode/checkout/:id', async (request, reply) => {
-      const checkout = await payments.testCheckout(request.params.id);
+      const checkout = await payments.testMode.checkout(request.params.id);
       if (!checkout)
         return sendPage(reply, 404, 'Checkout not found', '<p>This test-mode checkout does not exist (or the server uses Stripe).</p>');
       const price = dollars(checkout.amountCents);
@@ -39,14 +39,14 @@ export function testModePages(services: Services) {
     });
 
     app.post<{ Params: { id: string } }>('/test-mode/checkout/:id/pay', async (request, reply) =>
-      reply.redirect(await payments.payTestCheckout(request.params.id), 303),
+      reply.redirect(await payments.testMode.pay(request.params.id), 303),
     );
     app.post<{ Params: { id: string } }>('/test-mode/checkout/:id/cancel', async (request, reply) =>
-      reply.redirect(await payments.cancelTestCheckout(request.params.id), 303),
+      reply.redirect(await payments.testMode.cancel(request.params.id), 303),
     );
 
     app.get<{ Params: { id: string } }>('/test-mode/billing/:id', async (request, reply) => {
-      const userId = await payments.testPortalMember(request.params.id);
+      const userId = await payments.testMode.portalMember(request.params.id);
       if (!userId)
         return sendPage(
           reply,
@@ -54,7 +54,7 @@ export function testModePages(services: Services) {
           'Billing page expired',
           '<p>This billing page has expired. Open billing again from <a href="/settings">Settings</a>.</p>',
         );
-      const billing = await payments.billing(userId);
+      const billing = await payments.billing.of(userId);
       const subscription = billing.subscription;
       const state = !subscription
         ? '<p>You have no subscription.</p>'
@@ -67,7 +67,7 @@ export function testModePages(services: Services) {
     });
 
     app.post<{ Params: { id: string } }>('/test-mode/billing/:id/cancel', async (request, reply) => {
-      await payments.cancelTestSubscription(request.params.id);
+      await payments.testMode.cancelSubscription(request.params.id);
       return reply.redirect(`/test-mode/billing/${request.params.id}`, 303);
     });
   };

@@ -36,13 +36,13 @@ export function listenRoutes(services: Services) {
     });
 
     app.get<{ Params: { id: string } }>('/mix/stats/:id', async (request) => {
-      const stats = await listens.stats(request.params.id);
+      const stats = await listens.stats.of(request.params.id);
       return { Listeners: stats.listeners, Listens: stats.listens, Hours: stats.hours, Saves: stats.saves, plays: stats.plays };
     });
 
     app.get<{ Params: { id: string } }>('/mix/listeners/:id', async (request) => {
       const viewer = requireViewer(await viewerOf(services, request));
-      return { listeners: (await listens.records(request.params.id, viewer.id)).map(listenWire) };
+      return { listeners: (await listens.stats.records(request.params.id, viewer.id)).map(listenWire) };
     });
   };
 }

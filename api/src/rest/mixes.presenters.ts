@@ -1,5 +1,5 @@
 import type { SavedTrackView } from '../modules/library/library.service.js';
-import type { ListenRecord } from '../modules/listens/listens.service.js';
+import type { ListenRecord } from '../modules/listens/listen.views.js';
 import type { MixView } from '../modules/mixes/mix.views.js';
 import { expiringInDays, isExpired, isNewUpload } from '../modules/mixes/mix-lifecycle.js';
 import type { MixTrackView, TrackView } from '../modules/tracks/tracks.service.js';
@@ -117,7 +117,7 @@ export const listenWire = (listen: ListenRecord) => ({
 export async function mixDetailWire(services: Services, shown: MixShown, viewerId: string | null) {
   const [wire, listeners] = await Promise.all([
     mixWire(services, shown, viewerId),
-    services.listens.recordsIfOwner({ id: shown.mix.id, ownerId: shown.mix.owner.id }, viewerId),
+    services.listens.stats.recordsIfOwner({ id: shown.mix.id, ownerId: shown.mix.owner.id }, viewerId),
   ]);
   return listeners ? { ...wire, listeners: listeners.map(listenWire) } : wire;
 }

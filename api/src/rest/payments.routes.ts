@@ -13,29 +13,29 @@ export function paymentRoutes(services: Services) {
   return async (app: FastifyInstance) => {
     app.post('/payment/create-single-purchase-session', async (request) => {
       const viewer = requireViewer(await viewerOf(services, request));
-      return payments.createSinglePurchaseSession(viewer.id, bodyOf(request).mix_id);
+      return payments.checkout.createSinglePurchaseSession(viewer.id, bodyOf(request).mix_id);
     });
 
     app.post('/payment/create-subscription-session', async (request) => {
       const viewer = requireViewer(await viewerOf(services, request));
-      return payments.createSubscriptionSession(viewer.id, bodyOf(request).mix_id);
+      return payments.checkout.createSubscriptionSession(viewer.id, bodyOf(request).mix_id);
     });
 
     app.post('/payment/configure-portal-session', async (request) => {
       const viewer = requireViewer(await viewerOf(services, request));
-      return payments.createPortalSession(viewer.id);
+      return payments.billing.createPortalSession(viewer.id);
     });
 
     app.post('/payment/confirm-session', async (request) => {
       const viewer = requireViewer(await viewerOf(services, request));
-      const fulfilment = await payments.confirm(viewer.id, bodyOf(request).session_id);
+      const fulfilment = await payments.checkout.confirm(viewer.id, bodyOf(request).session_id);
       return { status: fulfilment.status, kind: fulfilment.kind, mix_id: fulfilment.mixId, published: fulfilment.published };
     });
 
     app.get<{ Params: { file: string } }>('/payment/earnings/:file', async (request, reply) => {
       requireViewer(await viewerOf(services, request));
       const period = request.params.file.replace(/\.csv$/, '');
-      const csv = await payments.earningsCsv(period);
+      const csv = await payments.earnings.csv(period);
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="mixcrate-earnings-${period}.csv"`)
@@ -46,7 +46,7 @@ export function paymentRoutes(services: Services) {
     await app.register(async (raw) => {
       raw.removeAllContentTypeParsers();
       raw.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-      raw.post('/payment/webhook', async (request) => payments.handleWebhook(request.body, request.headers['stripe-signature']));
+      raw.post('/payment/webhook', async (request) => payments.webhooks.handle(request.body, request.headers['stripe-signature']));
     });
   };
 }

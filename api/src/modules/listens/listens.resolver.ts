@@ -5,8 +5,8 @@ import { LiveValue } from '../../graphql/live-value.js';
 import { Topics } from '../../graphql/topics.js';
 import { requireViewer } from '../../shared/viewer.js';
 import { MixObject } from '../mixes/mix.types.js';
-import type { ListenerCount } from './listens.service.js';
 import { ListenObject, MixStatsObject } from './listens.types.js';
+import type { ListenerCount } from './live-counts.js';
 
 const liveCountLoaders = new WeakMap<GraphQLContext, DataLoader<string, number>>();
 
@@ -16,7 +16,7 @@ function liveCountLoader(ctx: GraphQLContext): DataLoader<string, number> {
   if (!loader) {
     loader = new DataLoader(
       async (ids) => {
-        const counts = await ctx.services.listens.liveCounts(ids);
+        const counts = await ctx.services.listens.counts.ofMixes(ids);
         return ids.map((id) => counts.get(id) ?? 0);
         // No cache: a subscription keeps its context for every event, and each event must count afresh.
       },
@@ -64,12 +64,12 @@ export class ListensResolver {
 
   @Query(() => MixStatsObject)
   mixStats(@Arg('mixId', () => ID) mixId: string, @Ctx() ctx: GraphQLContext): Promise<MixStatsObject> {
-    return ctx.services.listens.stats(mixId);
+    return ctx.services.listens.stats.of(mixId);
   }
 
   @Query(() => [ListenObject], { description: 'The listen records of a mix, newest first: for its owner only.' })
   mixListens(@Arg('mixId', () => ID) mixId: string, @Ctx() ctx: GraphQLContext): Promise<ListenObject[]> {
-    return ctx.services.listens.records(mixId, requireViewer(ctx.viewer).id);
+    return ctx.services.listens.stats.records(mixId, requireViewer(ctx.viewer).id);
   }
 
   @FieldResolver(() => Int, { description: 'Members listening right now (their players sent a sign of life in the last minute).' })
@@ -82,13 +82,13 @@ export class ListensResolver {
       'Members listening to a mix right now: the current number first, then every change (a start, a pause, an end, a listen gone silent). Public mixes may be watched without signing in.',
     subscribe: async ({ args, context }) => {
       const ctx = context as GraphQLContext;
-      const { listens } = ctx.services;
-      const mixId = await listens.listenableMixId((args as { mixId: unknown }).mixId);
+      const { counts } = ctx.services.listens;
+      const mixId = await counts.listenableMixId((args as { mixId: unknown }).mixId);
       if (!ctx.listen) throw new Error('No PubSub for subscriptions');
       return new LiveValue<ListenerCount>(
         ctx.listen,
         `${Topics.ListenerCount}:${mixId}`,
-        () => listens.currentCount(mixId),
+        () => counts.current(mixId),
         (a, b) => a.count === b.count,
       );
     },

@@ -2,8 +2,9 @@ import { Field, Float, GraphQLISODateTime, Int, ObjectType, registerEnumType } f
 import type { Services } from '../../services.js';
 import { MixObject } from '../mixes/mix.types.js';
 import { expiringInDays, isExpired } from '../mixes/mix-lifecycle.js';
+import type { BillingView } from './billing.service.js';
 import type { Fulfilment } from './commands/fulfil-checkout.js';
-import type { BillingView, CreatorEarningView, EarningsView } from './payments.service.js';
+import type { CreatorEarningView, EarningsView } from './earnings.service.js';
 
 export enum CheckoutStatusEnum {
   OPEN = 'open',

@@ -26,7 +26,7 @@ export class PaymentsResolver {
     description: 'A checkout for one mix: $4.00 for 12 months of hosting (a draft), or 12 more months (your published mix).',
   })
   createSinglePurchaseSession(@Arg('mixId', () => ID) mixId: string, @Ctx() ctx: GraphQLContext): Promise<PaymentRedirectObject> {
-    return ctx.services.payments.createSinglePurchaseSession(requireViewer(ctx.viewer).id, mixId);
+    return ctx.services.payments.checkout.createSinglePurchaseSession(requireViewer(ctx.viewer).id, mixId);
   }
 
   @Mutation(() => PaymentRedirectObject, { description: 'A checkout for the subscription; mixId: the draft being uploaded, if any.' })
@@ -34,12 +34,12 @@ export class PaymentsResolver {
     @Arg('mixId', () => ID, { nullable: true }) mixId: string | null,
     @Ctx() ctx: GraphQLContext,
   ): Promise<PaymentRedirectObject> {
-    return ctx.services.payments.createSubscriptionSession(requireViewer(ctx.viewer).id, mixId);
+    return ctx.services.payments.checkout.createSubscriptionSession(requireViewer(ctx.viewer).id, mixId);
   }
 
   @Mutation(() => PaymentRedirectObject, { description: 'The billing portal; BAD_USER_INPUT before you have paid for anything.' })
   createPortalSession(@Ctx() ctx: GraphQLContext): Promise<PaymentRedirectObject> {
-    return ctx.services.payments.createPortalSession(requireViewer(ctx.viewer).id);
+    return ctx.services.payments.billing.createPortalSession(requireViewer(ctx.viewer).id);
   }
 
   @Mutation(() => CheckoutConfirmationObject, {
@@ -51,7 +51,7 @@ export class PaymentsResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<CheckoutConfirmationObject> {
     const viewerId = requireViewer(ctx.viewer).id;
-    const fulfilment = await ctx.services.payments.confirm(viewerId, sessionId);
+    const fulfilment = await ctx.services.payments.checkout.confirm(viewerId, sessionId);
     const mixes = fulfilment.mixId ? await ctx.services.mixes.viewsByIds(ctx.services.orm.em.fork(), [fulfilment.mixId]) : new Map();
     const mix = fulfilment.mixId ? mixes.get(fulfilment.mixId) : undefined;
     return CheckoutConfirmationObject.from(fulfilment, mix ? MixObject.from(ctx.services, mix, { distanceKm: null, viewerId }) : null);
@@ -60,13 +60,13 @@ export class PaymentsResolver {
   @Query(() => BillingObject, { description: 'Your plan, subscription and published mixes with their hosting.' })
   async billing(@Ctx() ctx: GraphQLContext): Promise<BillingObject> {
     const viewerId = requireViewer(ctx.viewer).id;
-    return BillingObject.from(ctx.services, await ctx.services.payments.billing(viewerId), viewerId);
+    return BillingObject.from(ctx.services, await ctx.services.payments.billing.of(viewerId), viewerId);
   }
 
   @Query(() => [String], { description: 'The months (YYYY-MM) the creator rewards ledger has lines for, newest first.' })
   earningsPeriods(@Ctx() ctx: GraphQLContext): Promise<string[]> {
     requireViewer(ctx.viewer);
-    return ctx.services.payments.earningsPeriods();
+    return ctx.services.payments.earnings.periods();
   }
 
   @Query(() => EarningsReportObject, { description: 'Creator earnings in a month (YYYY-MM); creator: one creator’s key or name.' })
@@ -77,6 +77,6 @@ export class PaymentsResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<EarningsReportObject> {
     requireViewer(ctx.viewer);
-    return EarningsReportObject.from(await ctx.services.payments.earnings({ period, creator, first }));
+    return EarningsReportObject.from(await ctx.services.payments.earnings.report({ period, creator, first }));
   }
 }

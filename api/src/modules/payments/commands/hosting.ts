@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { TRACKLIST_MIN } from '../../../shared/domain.js';
 import type { IMix } from '../../mixes/mix.entity.js';
+import { PUBLISHED_ACTIVE_MIX_SQL } from '../../mixes/mix.policy.js';
 import { hostingEnds } from '../../mixes/mix-lifecycle.js';
 import { MixTrack } from '../../mixes/mix-track.entity.js';
 import { Entitlement, type IEntitlement } from '../payment.entity.js';
@@ -63,7 +64,7 @@ export async function activeSubscriptionOf(em: EntityManager, userId: string): P
 }
 
 /** The member's published mixes whose latest entitlement is a subscription's (SQL over `mix`). */
-const HOSTED_BY_SUBSCRIPTION_SQL = `owner_id = ? and status = 'published' and deactivated_at is null
+const HOSTED_BY_SUBSCRIPTION_SQL = `owner_id = ? and ${PUBLISHED_ACTIVE_MIX_SQL}
   and (select e.source from entitlement e where e.mix_id = mix.id order by e.created_at desc limit 1) = 'subscription'`;
 
 /**

@@ -1,0 +1,160 @@
+/**
+ * Looking typed tracklists up in the catalogue. Candidate retrieval is one SQL statement for a whole tracklist over
+ * b-tree indexes (the typed words' deletion variants find catalogue words within their typo budget; the rarest of those
+ * words' postings find tracks); the ranking happens in code (score.ts). Manual tracks (`is_manual`, typed by uploaders)
+ * are never indexed, so they never answer anyone's lookup.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Creator, TrackLabel } from '../track.entity.js';
+import type { LookupRow } from './catalogue.inputs.js';
+import { catalogueText, queryWords, type TrackText, typedText } from './normalise.js';
+import { rankCandidates } from './score.js';
+import { deletionKeys } from './typos.js';
+
+/** A catalogue track with the SPEC's track fields (wire names are the skins' business). */
+export interface CatalogueTrack {
+  id: string;
+  title: string;
+  creators: Creator[];
+  label: TrackLabel | null;
+  cover: string | null;
+  isManual: boolean;
+  buy: boolean;
+  newRelease: boolean;
+  releaseDate: string | null;
+  popularity: number;
+}
+
+/** Answers per row at most this many candidates (SPEC: the confirm step offers up to 5 options). */
+export const CANDIDATES_PER_ROW = 5;
+/** Below this score a candidate is no option at all (a perfect match scores about 5). */
+export const MIN_SCORE = 1.6;
+
+/**
+ * Retrieval budgets. A row reads the postings of its rarest typed words (each with its typo variants) while their
+ * total stays within POSTING_BUDGET, and always those of its rarest word. When every typed word is common, one word's
+ * postings tell nothing (at 1,000,000 tracks a common word holds thousands of tracks, and the first cut would keep
+ * arbitrary ones): the row then also reads its second rarest word, and the rarest word of each typed field (artist,
+ * title), as long as they hold at most INTERSECT_BUDGET postings together, and the tracks holding most of the words
+ * read (their intersection) come first, a typed word found as typed counting for more than a typo variant of it (in
+ * a dense vocabulary a name's variants are other artists' names). Among tracks matching as many typed words, the
+ * second cut keeps those with fewer words: the scorer rewards covering the track's words (a typed word too short for
+ * a typo, "Vrpe" for "Vepe", matches nothing here but still counts there). FIRST_CUT tracks per row are kept after counting the words read, SECOND_CUT
+ * after counting all typed words; those are handed to the scorer.
+ */
+const POSTING_BUDGET = 400;
+const INTERSECT_BUDGET = 20_000;
+const FIRST_CUT = 30;
+const SECOND_CUT = 12;
+/** Typed words per row that look for candidates (more say nothing new; hostile rows carry hundreds). */
+const WORDS_PER_ROW = 12;
+
+interface TrackRow {
+  id: string;
+  title: string;
+  creators: Creator[];
+  label: TrackLabel | null;
+  cover: string | null;
+  is_manual: boolean;
+  buy: boolean;
+  new_release: boolean;
+  release_date: string | Date | null;
+  popularity: number;
+}
+
+const TRACK_COLUMNS =
+  't.id, t.title, t.creators, t.label, t.cover, t.is_manual, t.buy, t.new_release, t.release_date::text as release_date, t.popularity';
+
+const trackOf = (row: TrackRow): CatalogueTrack => ({
+  id: row.id,
+  title: row.title,
+  creators: row.creators,
+  label: row.label,
+  cover: row.cover,
+  isManual: row.is_manual,
+  buy: row.buy,
+  newRelease: row.new_release,
+  releaseDate: row.release_date === null ? null : String(row.release_date).slice(0, 10),
+  popularity: row.popularity,
+});
+
+/** Candidates for each typed row, in row order: up to CANDIDATES_PER_ROW catalogue tracks each, best first. */
+export async function lookupRows(em: EntityManager, rows: readonly LookupRow[]): Promise<CatalogueTrack[][]> {
+  const texts = rows.map((row) => typedText(row.artist, row.title));
+  const keys: { key: string; tok: number }[] = [];
+  const toks: { row: number; tok: number; field: number; word: string }[] = [];
+  texts.forEach((text, row) => {
+    const artistWords = new Set([...text.artist, ...text.others]);
+    for (const word of queryWords(text).slice(0, WORDS_PER_ROW)) {
+      const tok = toks.length;
+      toks.push({ row, tok, field: artistWords.has(word) ? 0 : 1, word });
+      for (const key of deletionKeys(word)) keys.push({ key, tok });
+    }
+  });
+  const answers: CatalogueTrack[][] = rows.map(() => []);
+  if (toks.length === 0) return answers;
+  // The lateral subqueries' LIMIT / OFFSET keep each one an index probe per outer row: the planner cannot guess how
+  // few rows the JSON parameters hold, and would otherwise join whole tables.
+  // The statement keeps its cost estimate under jit_above_cost (per-row LIMITs in laterals): JIT compiling would
+  // cost more than the statement itself (50 ms at 1,000,000 tracks), which reads a few thousand index entries.
+  const found = await em.execute<(TrackRow & { row: number })[]>(
+    `with q as (select key, tok from jsonb_to_recordset(?::jsonb) as q(key text, tok int)),
+          toks as (select "row", tok, field, word from jsonb_to_recordset(?::jsonb) as t("row" int, tok int, field int, word text)),
+          cand as (
+            select distinct q.tok, k.word_id
+              from q cross join lateral (select word_id from catalogue_word_key k where k.key = q.key offset 0) k),
+          tokstat as (
+            select c.tok, t."row", t.field, array_agg(c.word_id) as words, sum(w.df) as df,
+                   coalesce(min(c.word_id) filter (where w.word = t.word), 0) as exact
+              from cand c
+              join toks t on t.tok = c.tok
+              cross join lateral (select df, word from catalogue_word w where w.id = c.word_id and w.df > 0 limit 1) w
+             group by c.tok, t."row", t.field),
+          chosen as (
+            select * from (
+              select s.*, coalesce(sum(s.df) over (partition by s."row" order by s.df, s.tok
+                                                   rows between unbounded preceding and 1 preceding), 0) as before,
+                     row_number() over (partition by s."row" order by s.df, s.tok) as nth,
+                     row_number() over (partition by s."row", s.field order by s.df, s.tok) as field_nth
+                from tokstat s) x
+             where before = 0 or before + df <= ? or ((nth <= 2 or field_nth = 1) and before + df <= ?)),
+          first_cut as (
+            select r."row", h.track_no
+              from (select distinct "row" from chosen) r
+              cross join lateral (
+                select p.track_no from chosen c cross join lateral (
+                  select word_id, track_no from catalogue_posting p where p.word_id = any(c.words) offset 0) p
+                 where c."row" = r."row"
+                 group by p.track_no
+                 order by 2 * count(*) + count(*) filter (where p.word_id = c.exact) desc, p.track_no desc limit ?) h),
+          rowcodes as (
+            select t."row", array_agg(c.word_id::bigint * 1024 + c.tok) as codes
+              from cand c join toks t on t.tok = c.tok group by t."row"),
+          scored as (
+            select f."row", t.id, t.popularity, cardinality(t.search_words) as size,
+                   (select count(distinct code % 1024) from unnest(rc.codes) as code
+                     where (code / 1024)::int = any(t.search_words)) as matched
+              from first_cut f
+              join rowcodes rc on rc."row" = f."row"
+              cross join lateral (
+                select id, popularity, search_words from track where search_no = f.track_no and not is_manual limit 1) t),
+          second_cut as (
+            select "row", id from (
+              select s.*, row_number() over (partition by s."row" order by s.matched desc, s.size, s.popularity desc, s.id) as rank
+                from scored s) x
+             where rank <= ?)
+     select b."row", ${TRACK_COLUMNS} from second_cut b cross join lateral (select * from track where id = b.id limit 1) t`,
+    [JSON.stringify(keys), JSON.stringify(toks), POSTING_BUDGET, INTERSECT_BUDGET, FIRST_CUT, SECOND_CUT],
+  );
+  const byRow = new Map<number, { item: CatalogueTrack; text: TrackText; popularity: number }[]>();
+  for (const row of found) {
+    const list = byRow.get(row.row) ?? [];
+    list.push({ item: trackOf(row), text: catalogueText(row.title, row.creators), popularity: row.popularity });
+    byRow.set(row.row, list);
+  }
+  texts.forEach((text, row) => {
+    const candidates = byRow.get(row) ?? [];
+    answers[row] = rankCandidates(text, candidates, CANDIDATES_PER_ROW, MIN_SCORE).map((scored) => scored.item);
+  });
+  return answers;
+}
