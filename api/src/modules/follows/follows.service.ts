@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
 import { encodeCursor, isUuid, type PageEnds } from '../../shared/cursor.js';
 import { parseInput } from '../../shared/inputs.js';
-import { type IUser, User } from '../users/user.entity.js';
+import { type IUser, User } from '../users/index.js';
 import { FollowErrors } from './follow.errors.js';
 import { type FollowPageRequest, type FollowWindow, memberIdInput, parseFollowPage, userNameInput } from './follow.inputs.js';
 import { followPolicy } from './follow.policy.js';

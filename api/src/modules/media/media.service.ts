@@ -5,10 +5,8 @@ import { InvalidInputError, PayloadTooLargeError } from '../../shared/errors.js'
 import { COVER_IMAGE_RULE, toSquareJpeg } from '../../storage/images.js';
 import type { FinishedUpload } from '../../storage/storage.js';
 import { FOLDERS, type Folder, newFileName, objectKey, type StorageDriver } from '../../storage/storage.js';
-import type { IMix } from '../mixes/mix.entity.js';
-import { type FileAccess, mixPolicy } from '../mixes/mix.policy.js';
-import type { MixesService } from '../mixes/mixes.service.js';
-import type { RecognitionJobs } from '../recognition/recognition-jobs.js';
+import { type FileAccess, type IMix, type MixesService, mixPolicy } from '../mixes/index.js';
+import type { RecognitionJobs } from '../recognition/index.js';
 import { type AudioFacts, storeCheckedMp3 } from './audio.js';
 import type { MixFileCache } from './mix-file-cache.js';
 import type { ResumableUploads } from './resumable-uploads.js';

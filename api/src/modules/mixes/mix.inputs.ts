@@ -12,7 +12,7 @@ import {
   storable,
   text,
 } from '../../shared/inputs.js';
-import { locationInput } from '../users/user.inputs.js';
+import { locationInput } from '../users/index.js';
 import { mixInputMessages as messages } from './mix.errors.js';
 
 /** The input schema of every mixes operation, and the page rules of its lists. */

@@ -1,7 +1,7 @@
 import type { EntityDictionary } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PageEnds } from '../../shared/cursor.js';
-import { type IUser, User } from '../users/user.entity.js';
+import { type IUser, User } from '../users/index.js';
 import type { IMix, MIX_STATUSES } from './mix.entity.js';
 
 /** A mix as every page and list shows it: plain data read with one query, and its owner. */

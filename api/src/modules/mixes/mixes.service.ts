@@ -3,8 +3,8 @@ import type { Orm } from '../../db/orm.js';
 import { parseInput } from '../../shared/inputs.js';
 import { named } from '../../shared/sql.js';
 import { FOLDERS, objectKey, type StorageDriver } from '../../storage/storage.js';
-import type { MixTrackView, TracksService } from '../tracks/tracks.service.js';
-import { User } from '../users/user.entity.js';
+import type { MixTrackView, TracksService } from '../tracks/index.js';
+import { User } from '../users/index.js';
 import { lockOwnMix } from './commands/own-mix.js';
 import { setTracklist } from './commands/set-tracklist.js';
 import { planFeed } from './feed-planner.js';
@@ -193,6 +193,11 @@ export class MixesService {
           ).map((row) => [row.mix_id, row.start_time] as const),
     );
     return { ...mixes, items: mixes.items.map((item) => ({ ...item, startTime: starts.get(item.mix.id) ?? null })) };
+  }
+
+  /** One mix by id (any state: the caller chooses whether it may be shown), with its owner; null when there is none. */
+  async viewById(mixId: string): Promise<MixView | null> {
+    return (await this.viewsByIds(this.em(), [mixId])).get(mixId) ?? null;
   }
 
   /** Mixes by id (any state: callers choose which ids may be shown), with their owners; missing ids are skipped. */

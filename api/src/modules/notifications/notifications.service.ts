@@ -3,8 +3,8 @@ import type { Orm } from '../../db/orm.js';
 import { encodeCursor, keysetReading, type PageEnds, pageOfRows, timestampKeySql } from '../../shared/cursor.js';
 import { DEFAULT_USER_TYPE, isUserTypeCode, type UserTypeCode } from '../../shared/domain.js';
 import { parseInput } from '../../shared/inputs.js';
-import type { FollowCode } from '../follows/follows.service.js';
-import type { IUser } from '../users/user.entity.js';
+import type { FollowCode } from '../follows/index.js';
+import type { IUser } from '../users/index.js';
 import { notificationIdInput, notificationPageInput } from './notification.inputs.js';
 import { notificationPolicy } from './notification.policy.js';
 

@@ -3,7 +3,7 @@ import { DomainError } from '../../shared/errors.js';
 import { parseInput } from '../../shared/inputs.js';
 import type { Viewer } from '../../shared/viewer.js';
 import type { FinishedUpload } from '../../storage/storage.js';
-import { trackIdInput } from '../tracks/track.inputs.js';
+import { trackIdInput } from '../tracks/index.js';
 import { REFERENCE_MIN_SECONDS, RecognitionErrors } from './recognition.errors.js';
 import { uploadIdInput } from './recognition.inputs.js';
 import type { RecognitionService } from './recognition.service.js';
