@@ -7,9 +7,10 @@
 // services.ts; the rest of a module may not. Nothing in src/ imports test/ or bench/ (tests beside the code aside).
 //
 // Modules: a domain uses another only through that module's index.ts (what it offers the others), and only along an
-// edge below; entities name other modules' entities directly (the tables' foreign keys, light to load). The edges go
-// one way (the test checks there is no cycle); a module that needs something from one above it is handed it by
-// services.ts (a callback or a port it declares).
+// edge below. Two kinds of file name another module's file directly, still along the edges: an entity its foreign
+// keys' entities, and a GraphQL skin another module's GraphQL object types (*.types.ts: the schema is one graph, and
+// an index without them keeps the domain free of type-graphql). The edges go one way (the test checks there is no
+// cycle); a module that needs something from one above it is handed it by services.ts (a callback or a port).
 
 /** Which modules each module may use. */
 export const MODULE_EDGES = {
@@ -87,21 +88,21 @@ export default {
     },
     {
       name: 'db-entity-list',
-      comment: 'db/entities.ts names the modules\u2019 entity files and nothing else of theirs.',
+      comment: 'db/entities.ts names the modules’ entity files and nothing else of theirs.',
       severity: 'error',
       from: { path: '^src/db/entities\\.ts$' },
       to: { path: '^src/', pathNot: either(BASE, '^src/db/', ENTITY) },
     },
     {
       name: 'modules-below-skins',
-      comment: 'A domain knows neither its skins, the wiring nor the demo world (an index.ts offers its skins to the others’).',
+      comment: 'A domain (its index.ts included) knows neither its skins, the wiring nor the demo world.',
       severity: 'error',
-      from: { path: '^src/modules/', pathNot: either(TEST, MODULE_SKIN, INDEX) },
+      from: { path: '^src/modules/', pathNot: either(TEST, MODULE_SKIN) },
       to: { path: either(SKINS, WIRING, '^src/demo-world/', MODULE_SKIN) },
     },
     {
       name: 'module-skins-below-the-app',
-      comment: 'A module\u2019s GraphQL skin may use graphql/ and the Services type; not the HTTP app, REST or the demo world.',
+      comment: 'A module’s GraphQL skin may use graphql/ and the Services type; not the HTTP app, REST or the demo world.',
       severity: 'error',
       from: { path: MODULE_SKIN },
       to: { path: either('^src/(http|rest|demo-world)/', '^src/graphql/schema\\.ts$', '^src/(server|cluster|main|start-banner)\\.ts$') },
@@ -124,12 +125,19 @@ export default {
       name: 'through-the-index',
       comment: 'A module uses another only through its index.ts.',
       severity: 'error',
-      from: { path: '^src/modules/([^/]+)/', pathNot: either(TEST, ENTITY) },
+      from: { path: '^src/modules/([^/]+)/', pathNot: either(TEST, ENTITY, MODULE_SKIN) },
       to: { path: '^src/modules/', pathNot: either('^src/modules/$1/', INDEX) },
     },
     {
       name: 'through-the-index',
-      comment: 'An entity names another module\u2019s entities directly (its foreign keys), and nothing else of it.',
+      comment: 'A GraphQL skin names another module’s GraphQL object types directly, and the rest through its index.ts.',
+      severity: 'error',
+      from: { path: '^src/modules/([^/]+)/.+\\.(resolver|types|loaders)\\.ts$', pathNot: TEST },
+      to: { path: '^src/modules/', pathNot: either('^src/modules/$1/', INDEX, '^src/modules/.+\\.types\\.ts$') },
+    },
+    {
+      name: 'through-the-index',
+      comment: 'An entity names another module’s entities directly (its foreign keys), and nothing else of it.',
       severity: 'error',
       from: { path: '^src/modules/([^/]+)/.+\\.entit(y|ies)\\.ts$' },
       to: { path: '^src/modules/', pathNot: either('^src/modules/$1/', ENTITY) },

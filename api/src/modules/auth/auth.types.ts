@@ -1,5 +1,5 @@
 import { Field, InputType, ObjectType } from 'type-graphql';
-import { ViewerObject } from '../users/index.js';
+import { ViewerObject } from '../users/user.types.js';
 
 @ObjectType('AuthPayload')
 export class AuthPayload {

@@ -3,7 +3,7 @@ import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root
 import { PageArgs, pageInfoOf } from '../../graphql/connection.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { requireViewer } from '../../shared/viewer.js';
-import { UserObject } from '../users/index.js';
+import { UserObject } from '../users/user.types.js';
 import type { FollowCounts, FollowDirection } from './follows.service.js';
 import { FollowCodeEnum, FollowConnectionObject } from './follows.types.js';
 

@@ -1,6 +1,6 @@
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageInfoObject } from '../../graphql/connection.js';
-import { UserObject } from '../users/index.js';
+import { UserObject } from '../users/user.types.js';
 
 export enum FollowCodeEnum {
   FOLLOWED = 'FOLLOWED',

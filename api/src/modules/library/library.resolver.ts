@@ -3,8 +3,8 @@ import { PageArgs } from '../../graphql/connection.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import type { Viewer } from '../../shared/viewer.js';
 import { requireViewer } from '../../shared/viewer.js';
-import { MixConnectionObject, MixObject } from '../mixes/index.js';
-import { ViewerObject } from '../users/index.js';
+import { MixConnectionObject, MixObject } from '../mixes/mix.types.js';
+import { ViewerObject } from '../users/user.types.js';
 import { libraryPolicy } from './library.policy.js';
 import { SavedTrackObject } from './library.types.js';
 

@@ -1,5 +1,5 @@
 import { Field, ObjectType } from 'type-graphql';
-import { TrackObject } from '../tracks/index.js';
+import { TrackObject } from '../tracks/track.types.js';
 import type { SavedTrackView } from './library.service.js';
 
 @ObjectType('SavedTrack', { simpleResolvers: true })

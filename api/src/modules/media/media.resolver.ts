@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context.js';
-import { MixObject } from '../mixes/index.js';
+import { MixObject } from '../mixes/mix.types.js';
 import type { WaveformView } from './waveform.service.js';
 import { WaveformObject } from './waveform.types.js';
 

@@ -4,7 +4,6 @@ export { type IMix, Mix, type WAVEFORM_STATES } from './mix.entity.js';
 export { MixErrors } from './mix.errors.js';
 export { type MixPageRequest, mixIdInput, parseMixPage } from './mix.inputs.js';
 export { type FileAccess, type MixAccessFacts, mixPolicy, PUBLISHED_ACTIVE_MIX_SQL, VISIBLE_MIX_SQL } from './mix.policy.js';
-export { MixConnectionObject, MixObject } from './mix.types.js';
 export { type MixPage, type MixView, mixViewOf } from './mix.views.js';
 export { expiringInDays, hostingEnds, isExpired } from './mix-lifecycle.js';
 export { MixTrack } from './mix-track.entity.js';

@@ -3,8 +3,9 @@ import { PageInfoObject, pageInfoOf } from '../../graphql/connection.js';
 import { NodeInterface } from '../../graphql/node.js';
 import type { Services } from '../../services.js';
 import { GENRE_CODES, GENRES } from '../../shared/domain.js';
-import { type MixTrackView, TrackObject } from '../tracks/index.js';
-import { LocationObject, UserObject } from '../users/index.js';
+import { type MixTrackView } from '../tracks/index.js';
+import { TrackObject } from '../tracks/track.types.js';
+import { LocationObject, UserObject } from '../users/user.types.js';
 import type { MixPage, MixView } from './mix.views.js';
 import { expiringInDays, isExpired, isNewUpload } from './mix-lifecycle.js';
 

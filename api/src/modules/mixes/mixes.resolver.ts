@@ -4,7 +4,7 @@ import type { GraphQLContext } from '../../graphql/context.js';
 import { FEED_MAX_RADIUS_KM } from '../../shared/domain.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { requireViewer } from '../../shared/viewer.js';
-import { LocationInput } from '../users/index.js';
+import { LocationInput } from '../users/user.types.js';
 import { mixLoaders } from './mix.loaders.js';
 import { GenreEnum, MixConnectionObject, MixObject, MixTrackObject, TracklistEntryInput } from './mix.types.js';
 

@@ -1,7 +1,7 @@
 import { Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import { PageArgs } from '../../graphql/connection.js';
 import type { GraphQLContext } from '../../graphql/context.js';
-import { TrackObject } from '../tracks/index.js';
+import { TrackObject } from '../tracks/track.types.js';
 import { TrackMixConnectionObject } from './track-mixes.types.js';
 
 /** The mixes module's field on Track: where a track is played. */

@@ -1,8 +1,8 @@
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { PageInfoObject } from '../../graphql/connection.js';
 import { USER_TYPES, type UserTypeCode } from '../../shared/domain.js';
-import { FollowCodeEnum } from '../follows/index.js';
-import { UserTypeEnum } from '../users/index.js';
+import { FollowCodeEnum } from '../follows/follows.types.js';
+import { UserTypeEnum } from '../users/user.types.js';
 import type { FollowerSummary, NotificationView } from './notifications.service.js';
 
 @ObjectType('FollowerSummary', { description: 'The member a follow event is about, as its recipient sees them.' })

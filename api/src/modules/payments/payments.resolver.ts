@@ -1,7 +1,7 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { requireViewer } from '../../shared/viewer.js';
-import { MixObject } from '../mixes/index.js';
+import { MixObject } from '../mixes/mix.types.js';
 import { BillingObject, CheckoutConfirmationObject, EarningsReportObject, PaymentRedirectObject } from './payment.types.js';
 
 /** The GraphQL skin of payments: publishing on evidence, checkout and portal sessions, billing, creator earnings. */
