@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { MP3_MAX_BYTES } from '../src/modules/media/audio.js';
 import { COVER_MAX_BYTES } from '../src/modules/media/media.service.js';
-import { pipeIntoStorage } from '../src/modules/media/storage.js';
+import { pipeIntoStorage } from '../src/storage/storage.js';
 import { createTestApp, type Member, signUpMember, type TestApp } from './support/app.js';
 import { filesUnder, silentWav, sineMp3 } from './support/audio.js';
 import { imageBomb, solidImage } from './support/images.js';

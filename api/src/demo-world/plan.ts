@@ -1,5 +1,6 @@
 import { GENRE_CODES, type GenreCode, USER_TYPE_CODES, type UserTypeCode } from '../shared/domain.js';
-import { DEMO_SEED, Random, stableFileName, stableUuid } from './random.js';
+import { Random } from '../shared/random.js';
+import { DEMO_SEED, stableFileName, stableUuid } from './seed.js';
 import { type ReferenceRecipe, referenceRecipe } from './synth.js';
 
 export const DEMO_PASSWORD = 'Mixcrate1!';

@@ -4,6 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import bcrypt from 'bcrypt';
 import type { Orm } from '../../db/orm.js';
 import { parseInput } from '../../shared/inputs.js';
+import type { Viewer } from '../../shared/viewer.js';
 import type { Mailer } from '../mail/mailer.js';
 import { passwordResetMail } from '../mail/templates.js';
 import { type IUser, User } from '../users/user.entity.js';
@@ -12,7 +13,7 @@ import { currentPasswordInput, emailInput, passwordInput, resetInput, signInInpu
 import { type IPasswordResetToken, PasswordResetToken } from './password-reset-token.entity.js';
 import type { RateLimits } from './rate-limits.js';
 import type { SignedInMembers } from './signed-in-members.js';
-import type { TokenService, Viewer } from './tokens.js';
+import type { TokenService } from './tokens.js';
 
 export const BCRYPT_COST = 12;
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;

@@ -185,6 +185,22 @@ export class LibraryService {
     });
   }
 
+  /** Gives the member a random published, active, unexpired mix as the current mix; none is not an error. */
+  assignRandomMix(userId: string): Promise<IUser> {
+    return this.em().transactional(async (em) => {
+      const user = await em.findOne(User, userId);
+      if (!user) throw LibraryErrors.memberNotFound();
+      const [row] = await em.execute<{ id: string }[]>(
+        `select id from mix where ${VISIBLE_MIX_SQL}
+           offset floor(random() * (select count(*) from mix where ${VISIBLE_MIX_SQL}))
+           limit 1`,
+      );
+      user.currentMix = row ? em.getReference(Mix, row.id) : null;
+      user.currentMixPos = 0;
+      return user;
+    });
+  }
+
   /** The member's current mix while anyone may still see it. */
   async currentMix(user: Pick<IUser, 'currentMix'>): Promise<MixView | null> {
     const mixId = user.currentMix?.id;

@@ -1,8 +1,8 @@
 import { pipeline, type Readable, Transform, type TransformCallback } from 'node:stream';
 import { type IAudioMetadata, parseFromTokenizer } from 'music-metadata';
 import { InvalidInputError, PayloadTooLargeError } from '../../shared/errors.js';
+import type { StorageDriver } from '../../storage/storage.js';
 import { ChunkTokenizer } from './chunk-tokenizer.js';
-import type { StorageDriver } from './storage.js';
 
 /** SPEC §9: an MP3 may be at most 300 MB. */
 export const MP3_MAX_BYTES = 314_572_800;

@@ -1,15 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Readable } from 'node:stream';
 import { Server, type Upload } from '@tus/server';
 import { ERRORS, type Lock, type Locker, type RequestRelease } from '@tus/utils';
 import type { AdvisoryLocks, HeldLock } from '../../db/advisory-locks.js';
 import type { Orm } from '../../db/orm.js';
 import { InvalidInputError, StorageUnavailableError } from '../../shared/errors.js';
 import { isStorableText } from '../../shared/inputs.js';
-import type { Viewer } from '../auth/tokens.js';
+import type { Viewer } from '../../shared/viewer.js';
+import type { FinishedUpload, StorageDriver } from '../../storage/storage.js';
 import { MP3_MAX_BYTES, MP3_MESSAGES } from './audio.js';
 import { SharedUploadStore } from './shared-upload-store.js';
-import type { StorageDriver } from './storage.js';
 
 export const RESUMABLE_UPLOAD_PATH = '/api/uploads';
 /** Uploads nobody turned into a mix within this time are removed, finished or not. */
@@ -39,15 +38,6 @@ class SharedUploadLocker implements Locker {
       },
     };
   }
-}
-
-export interface FinishedUpload {
-  size: number;
-  stream(): Readable;
-  /** Deletes the upload's bytes and its info file. */
-  remove(): Promise<void>;
-  /** Gives the claim back unused (the request failed for another reason), so the member can retry without re-uploading. */
-  release(): void;
 }
 
 /** What @tus/server turns into an HTTP answer when a hook throws it. */

@@ -3,12 +3,13 @@ import type { Orm } from '../../db/orm.js';
 import { encodeCursor, keysetReading, type PageEnds, pageOfRows, timestampKeySql } from '../../shared/cursor.js';
 import { DEFAULT_USER_TYPE, isUserTypeCode, type UserTypeCode } from '../../shared/domain.js';
 import { parseInput } from '../../shared/inputs.js';
+import type { FollowCode } from '../follows/follows.service.js';
 import type { IUser } from '../users/user.entity.js';
 import { notificationIdInput, notificationPageInput } from './notification.inputs.js';
 import { notificationPolicy } from './notification.policy.js';
 
 /** What happened: someone followed or unfollowed the recipient (the follow toggle's own codes). */
-export type NotificationKind = 'FOLLOWED' | 'UNFOLLOWED';
+export type NotificationKind = FollowCode;
 
 /** The member a notification is about, as the recipient sees them. */
 export interface FollowerSummary {

@@ -1,6 +1,6 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context.js';
-import { requireViewer } from '../auth/auth.policy.js';
+import { requireViewer } from '../../shared/viewer.js';
 import { MixObject } from '../mixes/mix.types.js';
 import { BillingObject, CheckoutConfirmationObject, EarningsReportObject, PaymentRedirectObject } from './payment.types.js';
 

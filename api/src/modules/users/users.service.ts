@@ -1,10 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
 import { parseInput } from '../../shared/inputs.js';
-import { PROFILE_IMAGE_RULE, toSquareJpeg } from '../media/images.js';
-import { FOLDERS, newFileName, objectKey, type StorageDriver } from '../media/storage.js';
-import { Mix } from '../mixes/mix.entity.js';
-import { VISIBLE_MIX_SQL } from '../mixes/mix.policy.js';
+import { PROFILE_IMAGE_RULE, toSquareJpeg } from '../../storage/images.js';
+import { FOLDERS, newFileName, objectKey, type StorageDriver } from '../../storage/storage.js';
 import { type IUser, User } from './user.entity.js';
 import { UserErrors } from './user.errors.js';
 import {
@@ -116,19 +114,6 @@ export class UsersService {
     userPolicy.assertOwnOptIn(viewerId, targetUserId);
     return this.change(viewerId, (user) => {
       user.hasOptedIn = hasOptedIn;
-    });
-  }
-
-  /** Gives the member a random published, active, unexpired mix as the current mix; none is not an error. */
-  assignRandomMix(userId: string): Promise<IUser> {
-    return this.change(userId, async (user, em) => {
-      const [row] = await em.execute<{ id: string }[]>(
-        `select id from mix where ${VISIBLE_MIX_SQL}
-           offset floor(random() * (select count(*) from mix where ${VISIBLE_MIX_SQL}))
-           limit 1`,
-      );
-      user.currentMix = row ? em.getReference(Mix, row.id) : null;
-      user.currentMixPos = 0;
     });
   }
 

@@ -1,6 +1,6 @@
 import sharp, { type Metadata } from 'sharp';
-import { InvalidInputError } from '../../shared/errors.js';
-import { PROFILE_IMAGE } from '../../shared/validation.js';
+import { InvalidInputError } from '../shared/errors.js';
+import { PROFILE_IMAGE } from '../shared/validation.js';
 
 export const IMAGE_SIZE = 400;
 // Refuses decompression bombs: a small file that declares huge dimensions.

@@ -5,17 +5,19 @@
  * artists with accents, "feat." credits, the same title by different artists, and near-identical titles.
  */
 // The catalogue's word lists extend the demo world's, so its references and invented tracks sound alike.
+
+import type { CatalogueInput } from '../modules/tracks/catalogue/catalogue.inputs.js';
+import { CatalogueService, type EmSource, type WriteSummary } from '../modules/tracks/catalogue/catalogue.service.js';
+import type { Creator } from '../modules/tracks/track.entity.js';
+import { Random } from '../shared/random.js';
 import {
   ADJECTIVES as DEMO_ADJECTIVES,
   LABELS as DEMO_LABELS,
   LAST_NAMES as DEMO_LAST_NAMES,
   NOUNS as DEMO_NOUNS,
   planWorld,
-} from '../../../demo-world/plan.js';
-import { DEMO_SEED, Random, stableUuid } from '../../../demo-world/random.js';
-import type { Creator } from '../track.entity.js';
-import type { CatalogueInput } from './catalogue.inputs.js';
-import { CatalogueService, type EmSource, type WriteSummary } from './catalogue.service.js';
+} from './plan.js';
+import { DEMO_SEED, stableUuid } from './seed.js';
 
 /** The `source` of every demo catalogue track (its external id is its number). */
 export const DEMO_CATALOGUE_SOURCE = 'mixcrate-demo';
