@@ -7,7 +7,6 @@ import { DemoAudio } from '../src/demo-world/demo-audio.js';
 import { DEMO_CATALOGUE_SOURCE } from '../src/demo-world/demo-catalogue.js';
 import { demoFileKeys, loadDemoCatalogueOnce, loadDemoWorld, removeDemoWorld } from '../src/demo-world/loader.js';
 import {
-  CONTINENTS,
   DEMO_DOMAIN,
   DEMO_LOGINS,
   MIX_SAMPLE_RATE,
@@ -18,6 +17,7 @@ import {
 } from '../src/demo-world/plan.js';
 import { DEMO_SEED } from '../src/demo-world/seed.js';
 import { referenceRecipe, renderReference, SAMPLE_RATE } from '../src/demo-world/synth.js';
+import { CONTINENTS } from '../src/demo-world/words.js';
 import { GENRE_CODES, USER_TYPE_CODES } from '../src/shared/domain.js';
 import { FOLDERS, objectKey } from '../src/storage/storage.js';
 import { createTestApp, STRONG_PASSWORD, type TestApp } from './support/app.js';
