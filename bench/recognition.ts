@@ -18,7 +18,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { Random } from '../api/src/demo-world/random.js';
 import { Resampler } from '../api/src/modules/recognition/dsp.js';
 import { entryPitch, entrySpan, fingerprintReference, HASH_SPACE } from '../api/src/modules/recognition/fingerprint.js';
 import { IndexBuilder, type MemoryIndex } from '../api/src/modules/recognition/fingerprint-index.js';
@@ -26,6 +25,7 @@ import type { RawDetection } from '../api/src/modules/recognition/matcher.js';
 import { decodeMp3, encodeMp3 } from '../api/src/modules/recognition/mp3.js';
 import { recognizeMp3 } from '../api/src/modules/recognition/recognition.js';
 import { RecognitionThread } from '../api/src/modules/recognition/recognition-thread.js';
+import { Random } from '../api/src/shared/random.js';
 import {
   CONDITIONS,
   type MixCondition,
@@ -40,7 +40,7 @@ import {
   type Truth,
   testReferences,
   truthOf,
-} from '../api/src/modules/recognition/test-set/generate.js';
+} from '../api/test/support/recognition-test-set/generate.js';
 
 const SEED = 2016;
 const KNOWN = 60;

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { Mp3Encoder } from '@breezystack/lamejs';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../api/src/db/embedded-postgres.js';
+import { sineMp3 } from '../api/test/support/audio.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const MB = 1024 * 1024;
@@ -174,21 +174,11 @@ export async function signUp(base: string): Promise<string> {
   return ((await response.json()) as { token: string }).token;
 }
 
-/** Real MP3 frames (a 440 Hz tone) to repeat into a file of any size: the same bitstream a 2-hour set at this bitrate has. */
-export function mp3Frames(seconds: number, kbps: number): Buffer {
-  const sampleRate = 44_100;
-  const encoder = new Mp3Encoder(2, sampleRate, kbps);
-  const chunks: Uint8Array[] = [];
-  const total = seconds * sampleRate;
-  for (let start = 0; start < total; start += 11_520) {
-    const pcm = new Int16Array(Math.min(11_520, total - start));
-    for (let index = 0; index < pcm.length; index += 1)
-      pcm[index] = Math.round(Math.sin((2 * Math.PI * 440 * (start + index)) / sampleRate) * 9000);
-    chunks.push(encoder.encodeBuffer(pcm, pcm));
-  }
-  chunks.push(encoder.flush());
-  return Buffer.concat(chunks.map((chunk) => Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)));
-}
+/**
+ * Real MP3 frames (a 440 Hz tone: the tests' sineMp3 at a steady level) to repeat into a file of any size: the same
+ * bitstream a 2-hour set at this bitrate has.
+ */
+export const mp3Frames = (seconds: number, kbps: number): Buffer => sineMp3({ seconds, kbps, envelope: () => 9000 / 32_767 });
 
 /** A body of `repeats` copies of `unit` between a head and a tail, produced as it is sent, never held whole. */
 export async function* repeated(head: Buffer, unit: Buffer, repeats: number, tail: Buffer): AsyncGenerator<Buffer> {

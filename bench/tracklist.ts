@@ -8,10 +8,10 @@
 import { availableParallelism, loadavg } from 'node:os';
 import pino from 'pino';
 import { migrate, openOrm } from '../api/src/db/orm.js';
-import { Random } from '../api/src/demo-world/random.js';
 import { CatalogueService } from '../api/src/modules/tracks/catalogue/catalogue.service.js';
 import { importCatalogue } from '../api/src/modules/tracks/catalogue/import.js';
-import { corruptQueries } from '../api/src/modules/tracks/catalogue/query-corruptions.js';
+import { Random } from '../api/src/shared/random.js';
+import { corruptQueries } from '../api/test/support/query-corruptions.js';
 import { benchDatabase, out } from './support.js';
 
 const SIZES = (process.env.BENCH_TRACKLIST_SIZES ?? '100000,1000000').split(',').map(Number);

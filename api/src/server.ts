@@ -8,8 +8,8 @@ import { databaseIsEmpty, demoLoginsExist, loadDemoCatalogueOnce, loadDemoWorld 
 import { demoLoginsToLog } from './demo-world/plan.js';
 import { indexDemoReferencesOnce } from './demo-world/recognition-references.js';
 import { buildApp } from './http/app.js';
-import type { StorageDriver } from './modules/media/storage.js';
 import { createServices, type Services } from './services.js';
+import type { StorageDriver } from './storage/storage.js';
 
 export interface RunningServer {
   app: FastifyInstance;

@@ -15,8 +15,6 @@ import { Mailer } from './modules/mail/mailer.js';
 import { MediaService } from './modules/media/media.service.js';
 import { mixFileCache } from './modules/media/mix-file-cache.js';
 import { ResumableUploads } from './modules/media/resumable-uploads.js';
-import type { StorageDriver } from './modules/media/storage.js';
-import { createStorage } from './modules/media/storage-factory.js';
 import { UploadStaging } from './modules/media/upload-staging.js';
 import { WaveformService } from './modules/media/waveform.service.js';
 import { MixesService } from './modules/mixes/mixes.service.js';
@@ -29,6 +27,8 @@ import { RolesService } from './modules/roles/roles.service.js';
 import { TracksService } from './modules/tracks/tracks.service.js';
 import { UsersService } from './modules/users/users.service.js';
 import { originAllowed } from './shared/origins.js';
+import type { StorageDriver } from './storage/storage.js';
+import { createStorage } from './storage/storage-factory.js';
 
 export interface Services {
   config: Config;
@@ -57,7 +57,9 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
   const tokens = await TokenService.create(config.JWT_SECRET, config.DATA_DIR, config.JWT_TTL);
   const mailer = new Mailer(config.SMTP_URL, config.MAIL_FROM, join(config.DATA_DIR, 'outbox'), log, { logsBodies: !config.isProduction });
   const storage = createStorage(config);
-  const mixes = new MixesService(orm, storage, savedByViewerSql, {
+  // The tracks module asks recognition (a module above it) for the tracks recognised in a mix through this callback.
+  const tracks = new TracksService(orm, storage, (viewer, mixId) => recognitionJobs.recognisedTrackIds(viewer, mixId));
+  const mixes = new MixesService(orm, storage, tracks, savedByViewerSql, {
     maxDrafts: config.MAX_DRAFTS_PER_MEMBER,
     ttlDays: config.DRAFT_TTL_DAYS,
   });
@@ -116,7 +118,7 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
     mixes,
     payments,
     roles,
-    tracks: new TracksService(orm, storage, (viewer, mixId) => recognitionJobs.recognisedTrackIds(viewer, mixId)),
+    tracks,
     library: new LibraryService(orm, mixes),
     follows: new FollowsService(orm, notifications),
     listens,

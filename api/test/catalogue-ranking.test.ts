@@ -6,11 +6,11 @@
 import pino from 'pino';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { migrate, type Orm, openOrm } from '../src/db/orm.js';
+import { loadDemoCatalogue } from '../src/demo-world/demo-catalogue.js';
 import { planWorld } from '../src/demo-world/plan.js';
 import { CatalogueService } from '../src/modules/tracks/catalogue/catalogue.service.js';
-import { loadDemoCatalogue } from '../src/modules/tracks/catalogue/demo-catalogue.js';
-import { corruptQueries } from '../src/modules/tracks/catalogue/query-corruptions.js';
 import { createTestDatabase, dropTestDatabase } from './support/app.js';
+import { corruptQueries } from './support/query-corruptions.js';
 
 const HELD_OUT_SEED = 150_415;
 const SEED = Number(process.env.CATALOGUE_QUERY_SEED ?? HELD_OUT_SEED);

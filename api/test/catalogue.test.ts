@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { migrate, type Orm, openOrm } from '../src/db/orm.js';
+import { DEMO_CATALOGUE_SOURCE, demoCatalogue, loadDemoCatalogue } from '../src/demo-world/demo-catalogue.js';
 import { planWorld } from '../src/demo-world/plan.js';
 import { MISSING_FIELDS } from '../src/modules/tracks/catalogue/catalogue.inputs.js';
 import { CatalogueService } from '../src/modules/tracks/catalogue/catalogue.service.js';
-import { DEMO_CATALOGUE_SOURCE, demoCatalogue, loadDemoCatalogue } from '../src/modules/tracks/catalogue/demo-catalogue.js';
 import { InvalidInputError } from '../src/shared/errors.js';
 import { createTestDatabase, dropTestDatabase } from './support/app.js';
 

@@ -4,9 +4,9 @@ import pino from 'pino';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DemoAudio } from '../src/demo-world/demo-audio.js';
+import { DEMO_CATALOGUE_SOURCE } from '../src/demo-world/demo-catalogue.js';
 import { demoFileKeys, loadDemoCatalogueOnce, loadDemoWorld, removeDemoWorld } from '../src/demo-world/loader.js';
 import {
-  CONTINENTS,
   DEMO_DOMAIN,
   DEMO_LOGINS,
   MIX_SAMPLE_RATE,
@@ -15,11 +15,11 @@ import {
   referenceIndexOfTrack,
   referenceTrackId,
 } from '../src/demo-world/plan.js';
-import { DEMO_SEED } from '../src/demo-world/random.js';
+import { DEMO_SEED } from '../src/demo-world/seed.js';
 import { referenceRecipe, renderReference, SAMPLE_RATE } from '../src/demo-world/synth.js';
-import { FOLDERS, objectKey } from '../src/modules/media/storage.js';
-import { DEMO_CATALOGUE_SOURCE } from '../src/modules/tracks/catalogue/demo-catalogue.js';
+import { CONTINENTS } from '../src/demo-world/words.js';
 import { GENRE_CODES, USER_TYPE_CODES } from '../src/shared/domain.js';
+import { FOLDERS, objectKey } from '../src/storage/storage.js';
 import { createTestApp, STRONG_PASSWORD, type TestApp } from './support/app.js';
 
 const log = pino({ level: 'silent' });

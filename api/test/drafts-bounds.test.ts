@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { FOLDERS, objectKey } from '../src/modules/media/storage.js';
+import { FOLDERS, objectKey } from '../src/storage/storage.js';
 import { createTestApp, gql, type Member, signUpMember, type TestApp } from './support/app.js';
 import { draftMix } from './support/mixes.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import koffi from 'koffi';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { buildApp } from '../src/http/app.js';
-import { zeroCopy } from '../src/modules/media/zero-copy.js';
+import { zeroCopy } from '../src/storage/zero-copy.js';
 import { createTestApp, type Member, signUpMember, type TestApp } from './support/app.js';
 import { sineMp3 } from './support/audio.js';
 import { multipart, solidImage } from './support/images.js';

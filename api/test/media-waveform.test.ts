@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { FOLDERS, newFileName, objectKey } from '../src/modules/media/storage.js';
 import { foldPeaks, measureWaveform, PEAK_COUNT } from '../src/modules/media/waveform.js';
 import { createServices } from '../src/services.js';
+import { FOLDERS, newFileName, objectKey } from '../src/storage/storage.js';
 import { createTestApp, gql, type Member, signUpMember, type TestApp } from './support/app.js';
 import { sineMp3 } from './support/audio.js';
 import { solidImage } from './support/images.js';

@@ -2,7 +2,7 @@
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import WebSocket from 'ws';
-import { newFileName } from '../src/modules/media/storage.js';
+import { newFileName } from '../src/storage/storage.js';
 import { createTestApp, gql, type Member, signUpMember, type TestApp } from './support/app.js';
 
 let t: TestApp;

@@ -6,7 +6,7 @@
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import WebSocket from 'ws';
-import { FOLDERS, newFileName, objectKey } from '../src/modules/media/storage.js';
+import { FOLDERS, newFileName, objectKey } from '../src/storage/storage.js';
 import { createTestApp, gql, type Member, signUpMember, type TestApp } from './support/app.js';
 import { solidImage } from './support/images.js';
 import { catalogueAndMix, TRUTH } from './support/recognition.js';

@@ -7,9 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { encodeWav } from '../src/modules/recognition/audio.js';
 import { encodeMp3, fingerprintReference } from '../src/modules/recognition/recognition.js';
-import { referenceAudio, TEST_SAMPLE_RATE, testReferences } from '../src/modules/recognition/test-set/generate.js';
 import { CatalogueService } from '../src/modules/tracks/catalogue/catalogue.service.js';
 import { createTestApp, gql, type Member, signUpMember, type TestApp } from './support/app.js';
+import { referenceAudio, TEST_SAMPLE_RATE, testReferences } from './support/recognition-test-set/generate.js';
 import { orderedMultipart } from './support/upload.js';
 
 const SET = testReferences(11, 1, 0, 30);

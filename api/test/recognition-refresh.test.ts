@@ -5,10 +5,10 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { fingerprintReference } from '../src/modules/recognition/recognition.js';
 import type { RecognitionView } from '../src/modules/recognition/recognition-jobs.js';
-import { referenceAudio, TEST_SAMPLE_RATE } from '../src/modules/recognition/test-set/generate.js';
 import { createTestApp, type Member, signUpMember, type TestApp } from './support/app.js';
 import { solidImage } from './support/images.js';
 import { catalogueAndMix, SET, TRUTH, trackIdOf } from './support/recognition.js';
+import { referenceAudio, TEST_SAMPLE_RATE } from './support/recognition-test-set/generate.js';
 import { createMixOver, eventually } from './support/upload.js';
 
 /** The first catalogue track the mix plays is fingerprinted only later. */

@@ -14,10 +14,10 @@ import { migrate, type Orm, openOrm } from '../src/db/orm.js';
 import { encodeWav } from '../src/modules/recognition/audio.js';
 import { encodeMp3 } from '../src/modules/recognition/recognition.js';
 import { RecognitionService } from '../src/modules/recognition/recognition.service.js';
-import { referenceAudio, renderMix, TEST_SAMPLE_RATE } from '../src/modules/recognition/test-set/generate.js';
 import { CatalogueService } from '../src/modules/tracks/catalogue/catalogue.service.js';
 import { createTestDatabase, dropTestDatabase } from './support/app.js';
 import { MIX, SET, TRUTH } from './support/recognition.js';
+import { referenceAudio, renderMix, TEST_SAMPLE_RATE } from './support/recognition-test-set/generate.js';
 
 const run = promisify(execFile);
 

@@ -504,7 +504,7 @@ describe('the public catalogue (tracks, track) and where a track is played (Trac
       );
     expect(index?.indexdef).toMatch(/\(track_id\)/);
     // The statement the service sends, planned as if tracklists were many (no sequential scans where an index serves).
-    const statements = await statementsDuring(t.services, () => t.services.tracks.mixesOf(ids.other, { first: 20 }, null));
+    const statements = await statementsDuring(t.services, () => t.services.mixes.byTrack(ids.other, { first: 20 }, null));
     const page = statements.find((statement) => statement.includes('with page as materialized'));
     expect(page).toBeDefined();
     const plan = await t.services.orm.em.fork().transactional(async (em) => {

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
-import { IMAGE_SIZE } from '../modules/media/images.js';
-import { Random } from './random.js';
+import { Random } from '../shared/random.js';
+import { IMAGE_SIZE } from '../storage/images.js';
 
 const escapeXml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 const hsl = (hue: number, saturation: number, lightness: number) => `hsl(${Math.round(hue) % 360}, ${saturation}%, ${lightness}%)`;

@@ -5,8 +5,8 @@
 import pino from 'pino';
 import { ConfigError, loadConfig } from '../config.js';
 import { openOrm } from '../db/orm.js';
-import { createStorage } from '../modules/media/storage-factory.js';
 import { prepareDatabase } from '../server.js';
+import { createStorage } from '../storage/storage-factory.js';
 import { loadDemoCatalogueOnce, loadDemoWorld, removeDemoWorld } from './loader.js';
 import { demoLoginsToLog } from './plan.js';
 

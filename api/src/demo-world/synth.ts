@@ -1,4 +1,5 @@
-import { DEMO_SEED, Random } from './random.js';
+import { Random } from '../shared/random.js';
+import { DEMO_SEED } from './seed.js';
 
 /** Demo audio is mono at this rate: plenty for synthesised music, and quick to encode. */
 export const SAMPLE_RATE = 22_050;

@@ -1,6 +1,6 @@
 import type { PubSub } from 'type-graphql';
-import type { Viewer } from '../modules/auth/tokens.js';
 import type { Services } from '../services.js';
+import type { Viewer } from '../shared/viewer.js';
 import type { Listen } from './live-value.js';
 
 export interface GraphQLContext {

@@ -7,6 +7,7 @@ import { LibraryResolver } from '../modules/library/library.resolver.js';
 import { ListensResolver } from '../modules/listens/listens.resolver.js';
 import { MixMediaResolver } from '../modules/media/media.resolver.js';
 import { MixesResolver } from '../modules/mixes/mixes.resolver.js';
+import { TrackMixesResolver } from '../modules/mixes/track-mixes.resolver.js';
 import { NotificationsResolver } from '../modules/notifications/notifications.resolver.js';
 import { PaymentsResolver } from '../modules/payments/payments.resolver.js';
 import { RecognitionResolver } from '../modules/recognition/recognition.resolver.js';
@@ -25,6 +26,7 @@ export const resolvers = [
   FollowsResolver,
   ListensResolver,
   TracksResolver,
+  TrackMixesResolver,
   RecognitionResolver,
   RolesResolver,
   NodeResolver,

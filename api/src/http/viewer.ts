@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { bearerToken } from '../graphql/context.js';
-import type { Viewer } from '../modules/auth/tokens.js';
 import { bodyOf } from '../rest/request.js';
 import type { Services } from '../services.js';
+import type { Viewer } from '../shared/viewer.js';
 
 const resolved = new WeakMap<FastifyRequest, Promise<Viewer | null>>();
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { viewerOf } from '../http/viewer.js';
 import { authMessages } from '../modules/auth/auth.errors.js';
-import { requireViewer } from '../modules/auth/auth.policy.js';
 import type { Services } from '../services.js';
+import { requireViewer } from '../shared/viewer.js';
 import { bodyOf } from './request.js';
 
 /** SPEC §7 auth rows: sign-up, sign-in, password check/change, reset by email. */

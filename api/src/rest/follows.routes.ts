@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { viewerOf } from '../http/viewer.js';
-import { requireViewer } from '../modules/auth/auth.policy.js';
 import type { FollowDirection } from '../modules/follows/follows.service.js';
 import type { Services } from '../services.js';
+import { requireViewer } from '../shared/viewer.js';
 import { userWire } from './presenters.js';
 
 /** SPEC §7 follow rows: the toggle (GET as the SPEC has it, and POST) and the member's own follow lists (20 a page, from page 1). */

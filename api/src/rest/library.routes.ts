@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { viewerOf } from '../http/viewer.js';
-import { requireViewer } from '../modules/auth/auth.policy.js';
 import { SAVED_MIXES_PAGE_SIZE } from '../modules/library/library.inputs.js';
 import type { Services } from '../services.js';
+import { requireViewer } from '../shared/viewer.js';
 import { mixesWire, savedTrackWire } from './mixes.presenters.js';
 import { bodyOf } from './request.js';
 

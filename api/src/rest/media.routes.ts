@@ -2,11 +2,11 @@ import { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { multipartParts } from '../http/multipart.js';
 import { viewerOf } from '../http/viewer.js';
-import { requireViewer } from '../modules/auth/auth.policy.js';
 import type { UploadPart } from '../modules/media/media.service.js';
 import type { IMix } from '../modules/mixes/mix.entity.js';
 import type { Services } from '../services.js';
 import { MP3_RULE } from '../shared/rules.js';
+import { requireViewer } from '../shared/viewer.js';
 import { bodyOf } from './request.js';
 
 const FORM_LIMITS = {

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { viewerOf } from '../http/viewer.js';
-import { requireViewer } from '../modules/auth/auth.policy.js';
 import type { TracklistEntry } from '../modules/mixes/mix.inputs.js';
 import type { Services } from '../services.js';
 import { NotFoundError } from '../shared/errors.js';
+import { requireViewer } from '../shared/viewer.js';
 import { mixDetailWire, mixesWire, mixTrackWire, mixWire } from './mixes.presenters.js';
 import { type Body, bodyOf } from './request.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { viewerOf } from '../http/viewer.js';
-import { requireViewer } from '../modules/auth/auth.policy.js';
 import type { Services } from '../services.js';
+import { requireViewer } from '../shared/viewer.js';
 import { bodyOf } from './request.js';
 
 /**

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { multipartParts } from '../http/multipart.js';
 import { viewerOf } from '../http/viewer.js';
-import { requireViewer } from '../modules/auth/auth.policy.js';
 import { RecognitionErrors } from '../modules/recognition/recognition.errors.js';
 import type { ReferenceAudio, TrackReferenceView } from '../modules/recognition/track-references.service.js';
 import type { Services } from '../services.js';
+import { requireViewer } from '../shared/viewer.js';
 import { bodyOf } from './request.js';
 
 const referenceWire = (view: TrackReferenceView) => ({ track_id: view.trackId, seconds: view.seconds, fingerprints: view.fingerprints });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { viewerOf } from '../http/viewer.js';
-import { requireViewer } from '../modules/auth/auth.policy.js';
 import type { Services } from '../services.js';
+import { requireViewer } from '../shared/viewer.js';
 import { mixesWire, trackWire } from './mixes.presenters.js';
 import { bodyOf } from './request.js';
 
@@ -26,7 +26,7 @@ export function trackRoutes(services: Services) {
     app.get<{ Params: { id: string; page: string } }>('/track/:id/mixes/:page', async (request) => {
       const viewer = await viewerOf(services, request);
       const viewerId = viewer?.id ?? null;
-      const found = await tracks.mixesOf(request.params.id, { page: request.params.page }, viewerId);
+      const found = await services.mixes.byTrack(request.params.id, { page: request.params.page }, viewerId);
       const wires = await mixesWire(services, found.items, viewerId);
       return {
         mixes: wires.map((wire, index) => ({ ...wire, start_time: found.items[index]?.startTime ?? null })),

@@ -2,11 +2,11 @@ import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { multipartParts } from '../http/multipart.js';
 import { viewerOf } from '../http/viewer.js';
-import { requireViewer } from '../modules/auth/auth.policy.js';
 import type { ProfileChanges } from '../modules/users/user.inputs.js';
 import type { Services } from '../services.js';
 import { InvalidInputError, PayloadTooLargeError } from '../shared/errors.js';
 import { PROFILE_IMAGE_RULE } from '../shared/rules.js';
+import { requireViewer } from '../shared/viewer.js';
 import { libraryIdsWire, loggedInUserWire, memberSummaryWire, userWire } from './presenters.js';
 import { bodyOf } from './request.js';
 
@@ -100,7 +100,7 @@ export function userRoutes(services: Services) {
 
     app.post('/user/add-random-mix', async (request) => {
       const viewer = requireViewer(await viewerOf(services, request));
-      const user = await users.assignRandomMix(viewer.id);
+      const user = await services.library.assignRandomMix(viewer.id);
       return { current_mix: user.currentMix?.id ?? null, current_mix_pos: user.currentMixPos };
     });
 

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { orderedMultipart } from './multipart.js';
 
 export function solidImage(format: 'jpeg' | 'png' | 'gif' | 'webp', width = 640, height = 480): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 90 } } })
@@ -15,22 +16,11 @@ export async function imageBomb(): Promise<Buffer> {
   return bomb;
 }
 
-/** A multipart/form-data body for app.inject. */
+/** A multipart/form-data body for app.inject: the fields, then the files. */
 export function multipart(fields: Record<string, string>, files: { field: string; name: string; type: string; data: Buffer }[] = []) {
-  const boundary = `----mixcrate${Math.random().toString(16).slice(2)}`;
-  const chunks: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields)) {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
-  }
-  for (const file of files) {
-    chunks.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`,
-      ),
-      file.data,
-      Buffer.from('\r\n'),
-    );
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  const body = orderedMultipart([
+    ...Object.entries(fields).map(([name, value]) => ({ name, value })),
+    ...files.map((file) => ({ name: file.field, fileName: file.name, type: file.type, data: file.data })),
+  ]);
+  return { payload: body.payload, headers: body.headers };
 }

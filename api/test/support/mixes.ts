@@ -3,26 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import { expect, vi } from 'vitest';
 import type { Services } from '../../src/services.js';
 import type { Member } from './app.js';
+import { typedTracks } from './fixtures.js';
 
-export const CITIES = {
-  berlin: { latitude: 52.52, longitude: 13.405 },
-  london: { latitude: 51.5074, longitude: -0.1278 },
-  paris: { latitude: 48.8566, longitude: 2.3522 },
-  newYork: { latitude: 40.7128, longitude: -74.006 },
-  sydney: { latitude: -33.8688, longitude: 151.2093 },
-} as const;
+// The tests import the shared data with the rest of the mix helpers.
+export { CITIES, typedTracks } from './fixtures.js';
 
 const fileName = (extension: string) => `${randomBytes(12).toString('hex')}.${extension}`;
-
-/** SPEC §3 upload track entries as the upload wizard sends them: typed by hand. */
-export const typedTracks = (count: number, prefix = 'Track') =>
-  Array.from({ length: count }, (_, index) => ({
-    name: `${prefix} ${index + 1}`,
-    creators: `Artist ${index + 1}`,
-    is_manual: true,
-    sort: index,
-    isSelected: true,
-  }));
 
 /** A draft as the upload step leaves it (media upload is another module; its files need not exist here). */
 export async function draftMix(services: Services, owner: Member, options: { title?: string; genre?: string } = {}): Promise<string> {

@@ -1,4 +1,6 @@
 import { encodeMp3, fingerprintReference } from '../../src/modules/recognition/recognition.js';
+import { CatalogueService } from '../../src/modules/tracks/catalogue/catalogue.service.js';
+import type { TestApp } from './app.js';
 import {
   CONDITIONS,
   type MixCondition,
@@ -8,9 +10,7 @@ import {
   TEST_SAMPLE_RATE,
   testReferences,
   truthOf,
-} from '../../src/modules/recognition/test-set/generate.js';
-import { CatalogueService } from '../../src/modules/tracks/catalogue/catalogue.service.js';
-import type { TestApp } from './app.js';
+} from './recognition-test-set/generate.js';
 
 /** A short generated mix for the job's tests: 7 references (4 in the catalogue), 3 plays, a quarter unknown. */
 export const SET = testReferences(7, 4, 1, 75);

@@ -7,9 +7,9 @@ import { type RateLimiterAbstract, RateLimiterPostgres, RateLimiterRedis, RateLi
 import type { Config } from '../../config.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { costOfOperation } from '../../graphql/limits.js';
-import type { Viewer } from '../../modules/auth/tokens.js';
 import type { Services } from '../../services.js';
 import { TooManyRequestsError } from '../../shared/errors.js';
+import type { Viewer } from '../../shared/viewer.js';
 import { viewerOf } from '../viewer.js';
 
 /** The two budgets every client has per window: REST and tus requests, and GraphQL cost (see graphql/limits.ts). */

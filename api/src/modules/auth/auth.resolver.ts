@@ -1,8 +1,8 @@
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context.js';
+import { requireViewer } from '../../shared/viewer.js';
 import { ViewerObject } from '../users/user.types.js';
 import { authMessages } from './auth.errors.js';
-import { requireViewer } from './auth.policy.js';
 import type { AuthResult } from './auth.service.js';
 import { AuthPayload, ChangePasswordInput, ResetPasswordInput, SignInInput, SignUpInput } from './auth.types.js';
 

@@ -5,10 +5,7 @@ import { dirname, join } from 'node:path';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { isUuid } from '../../shared/cursor.js';
 import { UnauthenticatedError } from '../../shared/errors.js';
-
-export interface Viewer {
-  id: string;
-}
+import type { Viewer } from '../../shared/viewer.js';
 
 const ISSUER = 'mixcrate';
 

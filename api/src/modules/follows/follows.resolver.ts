@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { PageArgs, pageInfoOf } from '../../graphql/connection.js';
 import type { GraphQLContext } from '../../graphql/context.js';
-import { requireViewer } from '../auth/auth.policy.js';
+import { requireViewer } from '../../shared/viewer.js';
 import { UserObject } from '../users/user.types.js';
 import type { FollowCounts, FollowDirection } from './follows.service.js';
 import { FollowCodeEnum, FollowConnectionObject } from './follows.types.js';

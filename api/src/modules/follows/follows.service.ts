@@ -3,8 +3,7 @@ import type { Orm } from '../../db/orm.js';
 import { encodeCursor, isUuid, type PageEnds } from '../../shared/cursor.js';
 import { cellDistanceSql, wholeKm } from '../../shared/geo.js';
 import { parseInput } from '../../shared/inputs.js';
-import type { NotificationsService } from '../notifications/notifications.service.js';
-import { type IUser, User } from '../users/user.entity.js';
+import { type IUser, User } from '../users/index.js';
 import { FollowErrors } from './follow.errors.js';
 import { type FollowPageRequest, type FollowWindow, memberIdInput, parseFollowPage, userNameInput } from './follow.inputs.js';
 import { followPolicy } from './follow.policy.js';
@@ -49,13 +48,21 @@ export interface FollowChange {
 
 export type FollowChangeListener = (change: FollowChange) => void;
 
+/** Where the followed member is told (the notifications module; services.ts hands it in). */
+export interface FollowNotices {
+  /** Records the notice in the toggle's transaction, so a toggle is told exactly once; answers the notice's id. */
+  record(em: EntityManager, notice: { recipientId: string; actorId: string; kind: FollowCode }): Promise<string>;
+  /** Tells the recipient live, once the toggle is committed. */
+  announce(noticeId: string): Promise<void>;
+}
+
 /** Follows: the toggle (with its notification), the paged follower/following lists with distances, and counts. */
 export class FollowsService {
   private readonly listeners = new Set<FollowChangeListener>();
 
   constructor(
     private readonly orm: Orm,
-    private readonly notifications: NotificationsService,
+    private readonly notices: FollowNotices,
   ) {}
 
   /** Called after every follow or unfollow (profile subscriptions listen here: the follower counts changed). */
@@ -96,7 +103,7 @@ export class FollowsService {
       if (code === 'FOLLOWED') {
         await em.execute('insert into follow (follower_id, followee_id, created_at) values (?, ?, now())', [viewerId, targetId]);
       }
-      const notificationId = await this.notifications.record(em, { recipientId: targetId, actorId: viewerId, kind: code });
+      const notificationId = await this.notices.record(em, { recipientId: targetId, actorId: viewerId, kind: code });
       const follower = members.find((member) => member.id === viewerId);
       return {
         code,
@@ -107,7 +114,7 @@ export class FollowsService {
         },
       };
     });
-    await this.notifications.announce(done.notificationId);
+    await this.notices.announce(done.notificationId);
     for (const listener of this.listeners) listener(done.change);
     return done.code;
   }

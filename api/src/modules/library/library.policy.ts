@@ -1,5 +1,5 @@
 import { ForbiddenError } from '../../shared/errors.js';
-import type { Viewer } from '../auth/tokens.js';
+import type { Viewer } from '../../shared/viewer.js';
 
 export const libraryPolicy = {
   /** A library (saved mixes and tracks, the current mix) is its member's alone: nobody reads another's. */

@@ -2,8 +2,8 @@ import { Arg, Args, Ctx, FieldResolver, Float, ID, Mutation, Resolver, Root } fr
 import { PageArgs } from '../../graphql/connection.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { Lookup } from '../../graphql/limits.js';
-import { requireViewer } from '../auth/auth.policy.js';
-import type { Viewer } from '../auth/tokens.js';
+import type { Viewer } from '../../shared/viewer.js';
+import { requireViewer } from '../../shared/viewer.js';
 import { MixConnectionObject, MixObject } from '../mixes/mix.types.js';
 import { ViewerObject } from '../users/user.types.js';
 import { libraryPolicy } from './library.policy.js';

@@ -3,14 +3,18 @@ import type { Orm } from '../../db/orm.js';
 import { encodeCursor, keysetReading, pageOfRows, timestampKeySql } from '../../shared/cursor.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { parseInput } from '../../shared/inputs.js';
-import { Mix } from '../mixes/mix.entity.js';
-import { type MixPageRequest, parseMixPage } from '../mixes/mix.inputs.js';
-import { mixPolicy, VISIBLE_MIX_SQL } from '../mixes/mix.policy.js';
-import type { MixPage, MixView } from '../mixes/mix.views.js';
-import type { MixesService } from '../mixes/mixes.service.js';
-import { Track } from '../tracks/track.entity.js';
-import { TRACK_COLUMNS, type TrackRow, type TrackView, trackView } from '../tracks/tracks.service.js';
-import { type IUser, User } from '../users/user.entity.js';
+import {
+  Mix,
+  type MixesService,
+  type MixPage,
+  type MixPageRequest,
+  type MixView,
+  mixPolicy,
+  parseMixPage,
+  VISIBLE_MIX_SQL,
+} from '../mixes/index.js';
+import { TRACK_COLUMNS, Track, type TrackRow, type TrackView, trackView } from '../tracks/index.js';
+import { type IUser, User } from '../users/index.js';
 import { LibraryErrors } from './library.errors.js';
 import { currentMixInput, mixIdInput, trackIdInput, trackIdsInput } from './library.inputs.js';
 
@@ -181,6 +185,22 @@ export class LibraryService {
         user.currentMix = em.getReference(Mix, mix.id);
       }
       user.currentMixPos = seconds;
+      return user;
+    });
+  }
+
+  /** Gives the member a random published, active, unexpired mix as the current mix; none is not an error. */
+  assignRandomMix(userId: string): Promise<IUser> {
+    return this.em().transactional(async (em) => {
+      const user = await em.findOne(User, userId);
+      if (!user) throw LibraryErrors.memberNotFound();
+      const [row] = await em.execute<{ id: string }[]>(
+        `select id from mix where ${VISIBLE_MIX_SQL}
+           offset floor(random() * (select count(*) from mix where ${VISIBLE_MIX_SQL}))
+           limit 1`,
+      );
+      user.currentMix = row ? em.getReference(Mix, row.id) : null;
+      user.currentMixPos = 0;
       return user;
     });
   }

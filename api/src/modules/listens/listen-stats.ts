@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
-import { mixPolicy } from '../mixes/mix.policy.js';
+import { mixPolicy } from '../mixes/index.js';
 import { listenPolicy } from './listen.policy.js';
 import { type ListenRecord, type ListenRow, listenableMix, toRecord } from './listen.views.js';
 

@@ -1,5 +1,5 @@
 import { ForbiddenError } from '../../shared/errors.js';
-import { mixPolicy } from '../mixes/mix.policy.js';
+import { mixPolicy } from '../mixes/index.js';
 
 export const listenPolicy = {
   /** A mix's listen records (who listened, when) are its owner's to see; anyone sees the totals (SPEC §9 stats). */

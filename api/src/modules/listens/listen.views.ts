@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { parseInput } from '../../shared/inputs.js';
-import { VISIBLE_MIX_SQL } from '../mixes/mix.policy.js';
+import { VISIBLE_MIX_SQL } from '../mixes/index.js';
 import { ListenErrors } from './listen.errors.js';
 import { mixIdInput } from './listen.inputs.js';
 

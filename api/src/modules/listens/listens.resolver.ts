@@ -3,7 +3,7 @@ import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subs
 import type { GraphQLContext } from '../../graphql/context.js';
 import { LiveValue } from '../../graphql/live-value.js';
 import { Topics } from '../../graphql/topics.js';
-import { requireViewer } from '../auth/auth.policy.js';
+import { requireViewer } from '../../shared/viewer.js';
 import { MixObject } from '../mixes/mix.types.js';
 import { ListenObject, MixStatsObject } from './listens.types.js';
 import type { ListenerCount } from './live-counts.js';

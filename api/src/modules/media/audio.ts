@@ -2,8 +2,8 @@ import { pipeline, type Readable, Transform, type TransformCallback } from 'node
 import { type IAudioMetadata, parseFromTokenizer } from 'music-metadata';
 import { InvalidInputError, PayloadTooLargeError } from '../../shared/errors.js';
 import { isWithinSize, MP3_RULE } from '../../shared/rules.js';
+import type { StorageDriver } from '../../storage/storage.js';
 import { ChunkTokenizer } from './chunk-tokenizer.js';
-import type { StorageDriver } from './storage.js';
 
 export interface AudioFacts {
   bytes: number;

@@ -1,5 +1,5 @@
 import { NotifiedCache } from '../../db/notified-cache.js';
-import type { MixAccessFacts } from '../mixes/mix.policy.js';
+import type { MixAccessFacts } from '../mixes/index.js';
 
 /** What delivery needs to know about the mix a file belongs to: what the mix policy decides access from. */
 export type MixFileFacts = MixAccessFacts;

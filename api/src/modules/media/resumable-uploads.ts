@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Readable } from 'node:stream';
 import { Server, type Upload } from '@tus/server';
 import { ERRORS, type Lock, type Locker, type RequestRelease } from '@tus/utils';
 import type { AdvisoryLocks, HeldLock } from '../../db/advisory-locks.js';
@@ -7,9 +6,9 @@ import type { Orm } from '../../db/orm.js';
 import { InvalidInputError, StorageUnavailableError } from '../../shared/errors.js';
 import { isStorableText } from '../../shared/inputs.js';
 import { MP3_RULE } from '../../shared/rules.js';
-import type { Viewer } from '../auth/tokens.js';
+import type { Viewer } from '../../shared/viewer.js';
+import type { FinishedUpload, StorageDriver } from '../../storage/storage.js';
 import { SharedUploadStore } from './shared-upload-store.js';
-import type { StorageDriver } from './storage.js';
 
 export const RESUMABLE_UPLOAD_PATH = '/api/uploads';
 export const RESUMABLE_MESSAGES = {
@@ -43,15 +42,6 @@ class SharedUploadLocker implements Locker {
       },
     };
   }
-}
-
-export interface FinishedUpload {
-  size: number;
-  stream(): Readable;
-  /** Deletes the upload's bytes and its info file. */
-  remove(): Promise<void>;
-  /** Gives the claim back unused (the request failed for another reason), so the member can retry without re-uploading. */
-  release(): void;
 }
 
 /** What @tus/server turns into an HTTP answer when a hook throws it. */

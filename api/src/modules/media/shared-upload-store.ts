@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { DataStore, ERRORS, Upload } from '@tus/utils';
 import type { Orm } from '../../db/orm.js';
-import type { StorageDriver } from './storage.js';
+import type { StorageDriver } from '../../storage/storage.js';
 
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
 /**

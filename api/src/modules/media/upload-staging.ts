@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import type { AdvisoryLocks } from '../../db/advisory-locks.js';
 import type { Orm } from '../../db/orm.js';
-import type { StorageDriver } from './storage.js';
+import type { StorageDriver } from '../../storage/storage.js';
 
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 

@@ -3,8 +3,8 @@ import PgBoss from 'pg-boss';
 import type { AdvisoryLocks } from '../../db/advisory-locks.js';
 import { rerunIfAbandoned, runHoldingMixLock, startMixJobQueue } from '../../db/mix-job-queue.js';
 import type { Orm } from '../../db/orm.js';
-import type { WAVEFORM_STATES } from '../mixes/mix.entity.js';
-import { FOLDERS, objectKey, type StorageDriver } from './storage.js';
+import { FOLDERS, objectKey, type StorageDriver } from '../../storage/storage.js';
+import type { WAVEFORM_STATES } from '../mixes/index.js';
 import { measureWaveform } from './waveform.js';
 
 export const WAVEFORM_QUEUE = 'mix-waveform';

@@ -13,7 +13,7 @@ import {
   text,
 } from '../../shared/inputs.js';
 import { MIX_TITLE_MAX, TRACK_CREATOR_MAX, TRACK_TITLE_MAX } from '../../shared/rules.js';
-import { locationInput } from '../users/user.inputs.js';
+import { locationInput } from '../users/index.js';
 import { mixInputMessages as messages } from './mix.errors.js';
 
 /** The input schema of every mixes operation, and the page rules of its lists. */

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { GraphQLContext } from '../../graphql/context.js';
-import type { MixTrackView } from '../tracks/tracks.service.js';
+import type { MixTrackView } from '../tracks/index.js';
 
 export interface MixLoaders {
   /** Whole tracklists (`limit` null), or their first `limit` entries. */

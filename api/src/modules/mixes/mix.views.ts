@@ -1,6 +1,7 @@
 import type { EntityDictionary } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type IUser, User } from '../users/user.entity.js';
+import type { PageEnds } from '../../shared/cursor.js';
+import { type IUser, User } from '../users/index.js';
 import type { IMix, MIX_STATUSES } from './mix.entity.js';
 
 /** A mix as every page and list shows it: plain data read with one query, and its owner. */
@@ -40,6 +41,12 @@ export interface MixPage {
   totalCountIsLowerBound: boolean;
   hasNextPage: boolean;
   hasPreviousPage: boolean;
+}
+
+/** A page of the mixes that play a track: each mix with where the track starts in it, when known. */
+export interface TrackMixPage extends PageEnds {
+  items: (MixListItem & { startTime: number | null })[];
+  totalCount: Promise<number>;
 }
 
 export interface MixDetail {

@@ -3,7 +3,7 @@ import { PageArgs } from '../../graphql/connection.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { FEED_MAX_RADIUS_KM } from '../../shared/domain.js';
 import { NotFoundError } from '../../shared/errors.js';
-import { requireViewer } from '../auth/auth.policy.js';
+import { requireViewer } from '../../shared/viewer.js';
 import { LocationInput } from '../users/user.types.js';
 import { mixLoaders } from './mix.loaders.js';
 import { GenreEnum, MixConnectionObject, MixObject, MixTrackObject, TracklistEntryInput } from './mix.types.js';

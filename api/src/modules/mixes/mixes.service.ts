@@ -3,9 +3,9 @@ import type { Orm } from '../../db/orm.js';
 import { wholeKm } from '../../shared/geo.js';
 import { parseInput } from '../../shared/inputs.js';
 import { named } from '../../shared/sql.js';
-import { FOLDERS, objectKey, type StorageDriver } from '../media/storage.js';
-import type { MixTrackView } from '../tracks/tracks.service.js';
-import { User } from '../users/user.entity.js';
+import { FOLDERS, objectKey, type StorageDriver } from '../../storage/storage.js';
+import type { MixTrackView, TracksService } from '../tracks/index.js';
+import { User } from '../users/index.js';
 import { lockOwnMix } from './commands/own-mix.js';
 import { setTracklist } from './commands/set-tracklist.js';
 import { planFeed } from './feed-planner.js';
@@ -21,8 +21,18 @@ import {
   newDraftInput,
   parseMixPage,
 } from './mix.inputs.js';
-import { draftKeptUntil, listedByOwnerSql, mixPolicy, OPENABLE_BY_VIEWER_SQL } from './mix.policy.js';
-import { MIX_COLUMNS, type MixDetail, type MixPage, type MixRow, type MixView, mixViewOf, mixViewOfRow, WITH_OWNER } from './mix.views.js';
+import { draftKeptUntil, listedByOwnerSql, mixPolicy, OPENABLE_BY_VIEWER_SQL, VISIBLE_MIX_SQL } from './mix.policy.js';
+import {
+  MIX_COLUMNS,
+  type MixDetail,
+  type MixPage,
+  type MixRow,
+  type MixView,
+  mixViewOf,
+  mixViewOfRow,
+  type TrackMixPage,
+  WITH_OWNER,
+} from './mix.views.js';
 import { countOfMixes, filterOf, type PageQuery, pageOfMixes } from './mix-pages.js';
 
 export interface DraftLimits {
@@ -39,11 +49,13 @@ export interface RemovedDraft {
   mp3: string;
 }
 
-/** Mixes: drafts, tracklists, deactivation, single mixes, mixes by member, and the feed. */
+/** Mixes: drafts, tracklists, deactivation, single mixes, mixes by member or by track, and the feed. */
 export class MixesService {
   constructor(
     private readonly orm: Orm,
     private readonly storage: StorageDriver,
+    /** The catalogue, for the track whose mixes `byTrack` lists. */
+    private readonly tracks: Pick<TracksService, 'byId'>,
     /** The library's rule for "saved by me", answered in a page's own statement (see PageQuery.savedByViewerSql). */
     private readonly savedByViewerSql?: PageQuery['savedByViewerSql'],
     readonly drafts: DraftLimits = { maxDrafts: 10, ttlDays: 14 },
@@ -201,6 +213,40 @@ export class MixesService {
       viewerId,
       savedByViewerSql: this.savedByViewerSql,
     });
+  }
+
+  /**
+   * The mixes whose tracklist holds the track, newest published first, as anyone may see them (VISIBLE_MIX_SQL), each
+   * with the start time of the track's first entry in it; found through mix_track's index on track_id. 404 when there
+   * is no such track.
+   */
+  async byTrack(rawTrackId: unknown, page: MixPageRequest, viewerId: string | null): Promise<TrackMixPage> {
+    const track = await this.tracks.byId(rawTrackId);
+    const paging = parseMixPage(page);
+    const em = this.em();
+    const filter = filterOf({
+      conditions: [VISIBLE_MIX_SQL, 'id in (select mix_id from mix_track where track_id = :track)'],
+      params: { track: track.id },
+    });
+    const mixes = await pageOfMixes(em, { filter, distanceFrom: null, paging, viewerId }, countOfMixes(em, filter));
+    const ids = mixes.items.map((item) => item.mix.id);
+    const starts = new Map(
+      ids.length === 0
+        ? []
+        : (
+            await em.execute<{ mix_id: string; start_time: number | null }[]>(
+              `select distinct on (mix_id) mix_id, start_time from mix_track
+                where track_id = ? and mix_id in (?) order by mix_id, position`,
+              [track.id, ids],
+            )
+          ).map((row) => [row.mix_id, row.start_time] as const),
+    );
+    return { ...mixes, items: mixes.items.map((item) => ({ ...item, startTime: starts.get(item.mix.id) ?? null })) };
+  }
+
+  /** One mix by id (any state: the caller chooses whether it may be shown), with its owner; null when there is none. */
+  async viewById(mixId: string): Promise<MixView | null> {
+    return (await this.viewsByIds(this.em(), [mixId])).get(mixId) ?? null;
   }
 
   /** Mixes by id (any state: callers choose which ids may be shown), with their owners; missing ids are skipped. */

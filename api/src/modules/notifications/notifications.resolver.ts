@@ -2,7 +2,7 @@ import { Arg, Args, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription 
 import { PageArgs, pageInfoOf } from '../../graphql/connection.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { Topics } from '../../graphql/topics.js';
-import { requireViewer } from '../auth/auth.policy.js';
+import { requireViewer } from '../../shared/viewer.js';
 import { FollowEventObject, NotificationConnectionObject, NotificationObject } from './notification.types.js';
 import type { FollowEvent } from './notifications.service.js';
 

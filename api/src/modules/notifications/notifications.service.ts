@@ -4,12 +4,13 @@ import { encodeCursor, keysetReading, type PageEnds, pageOfRows, timestampKeySql
 import { DEFAULT_USER_TYPE, isUserTypeCode, type UserTypeCode } from '../../shared/domain.js';
 import { cellDistanceSql, wholeKm } from '../../shared/geo.js';
 import { parseInput } from '../../shared/inputs.js';
-import type { IUser } from '../users/user.entity.js';
+import type { FollowCode } from '../follows/index.js';
+import type { IUser } from '../users/index.js';
 import { notificationIdInput, notificationPageInput } from './notification.inputs.js';
 import { notificationPolicy } from './notification.policy.js';
 
 /** What happened: someone followed or unfollowed the recipient (the follow toggle's own codes). */
-export type NotificationKind = 'FOLLOWED' | 'UNFOLLOWED';
+export type NotificationKind = FollowCode;
 
 /** The member a notification is about, as the recipient sees them. */
 export interface FollowerSummary {

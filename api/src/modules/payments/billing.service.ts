@@ -1,6 +1,4 @@
-import { PUBLISHED_ACTIVE_MIX_SQL } from '../mixes/mix.policy.js';
-import type { MixView } from '../mixes/mix.views.js';
-import type { MixesService } from '../mixes/mixes.service.js';
+import { type MixesService, type MixView, PUBLISHED_ACTIVE_MIX_SQL } from '../mixes/index.js';
 import { activeSubscriptionOf } from './commands/hosting.js';
 import { type EntitlementSource, PaymentCustomer, Subscription, type SubscriptionStatus } from './payment.entity.js';
 import { PaymentErrors } from './payment.errors.js';

@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { parseInput } from '../../shared/inputs.js';
-import { Mix } from '../mixes/mix.entity.js';
-import { mixPolicy } from '../mixes/mix.policy.js';
-import { User } from '../users/user.entity.js';
+import { Mix, mixPolicy } from '../mixes/index.js';
+import { User } from '../users/index.js';
 import { type Fulfilment, fulfilCheckout } from './commands/fulfil-checkout.js';
 import { activeSubscriptionOf } from './commands/hosting.js';
 import { Payment, PaymentCustomer } from './payment.entity.js';

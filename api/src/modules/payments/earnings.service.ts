@@ -1,6 +1,5 @@
 import { parseInput } from '../../shared/inputs.js';
-import { rolePolicy } from '../roles/role.policy.js';
-import type { RolesService } from '../roles/roles.service.js';
+import { type RolesService, rolePolicy } from '../roles/index.js';
 import { earningsInput, periodInput } from './payment.inputs.js';
 import type { PaymentsContext } from './payments-context.js';
 

@@ -1,7 +1,7 @@
 import { Field, Float, GraphQLISODateTime, Int, ObjectType, registerEnumType } from 'type-graphql';
 import type { Services } from '../../services.js';
+import { expiringInDays, isExpired } from '../mixes/index.js';
 import { MixObject } from '../mixes/mix.types.js';
-import { expiringInDays, isExpired } from '../mixes/mix-lifecycle.js';
 import type { BillingView } from './billing.service.js';
 import type { Fulfilment } from './commands/fulfil-checkout.js';
 import type { CreatorEarningView, EarningsView } from './earnings.service.js';

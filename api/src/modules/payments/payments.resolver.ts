@@ -1,6 +1,6 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context.js';
-import { requireViewer } from '../auth/auth.policy.js';
+import { requireViewer } from '../../shared/viewer.js';
 import { MixObject } from '../mixes/mix.types.js';
 import { BillingObject, CheckoutConfirmationObject, EarningsReportObject, PaymentRedirectObject } from './payment.types.js';
 
@@ -52,8 +52,7 @@ export class PaymentsResolver {
   ): Promise<CheckoutConfirmationObject> {
     const viewerId = requireViewer(ctx.viewer).id;
     const fulfilment = await ctx.services.payments.checkout.confirm(viewerId, sessionId);
-    const mixes = fulfilment.mixId ? await ctx.services.mixes.viewsByIds(ctx.services.orm.em.fork(), [fulfilment.mixId]) : new Map();
-    const mix = fulfilment.mixId ? mixes.get(fulfilment.mixId) : undefined;
+    const mix = fulfilment.mixId ? await ctx.services.mixes.viewById(fulfilment.mixId) : null;
     return CheckoutConfirmationObject.from(fulfilment, mix ? MixObject.from(ctx.services, mix, { distanceKm: null, viewerId }) : null);
   }
 

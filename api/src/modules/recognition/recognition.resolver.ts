@@ -2,7 +2,7 @@ import { filter, pipe } from '@graphql-yoga/subscription';
 import { Arg, Ctx, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { Topics } from '../../graphql/topics.js';
-import { requireViewer } from '../auth/auth.policy.js';
+import { requireViewer } from '../../shared/viewer.js';
 import { MixRecognitionObject, TrackReferenceObject } from './recognition.types.js';
 import type { RecognitionView } from './recognition-jobs.js';
 

@@ -1,10 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { ANALYSIS_RATE, RealFft, Resampler } from './dsp.js';
-import { fingerprintReference, HASH_SPACE } from './fingerprint.js';
-import { IndexBuilder, type MemoryIndex } from './fingerprint-index.js';
-import { type RawDetection, RecognitionSession } from './matcher.js';
-import { decodeMp3, encodeMp3 } from './mp3.js';
-import { fingerprintRows, nameDetections, recognizeMp3 } from './recognition.js';
 import {
   CONDITIONS,
   type MixCondition,
@@ -15,7 +9,13 @@ import {
   TEST_SAMPLE_RATE,
   testReferences,
   truthOf,
-} from './test-set/generate.js';
+} from '../../../test/support/recognition-test-set/generate.js';
+import { ANALYSIS_RATE, RealFft, Resampler } from './dsp.js';
+import { fingerprintReference, HASH_SPACE } from './fingerprint.js';
+import { IndexBuilder, type MemoryIndex } from './fingerprint-index.js';
+import { type RawDetection, RecognitionSession } from './matcher.js';
+import { decodeMp3, encodeMp3 } from './mp3.js';
+import { fingerprintRows, nameDetections, recognizeMp3 } from './recognition.js';
 
 // A small catalogue (75 s references) and short mixes: three or four plays each, with crossfades of 16 to 24 s.
 const SET = testReferences(7, 8, 3, 75);

@@ -6,13 +6,16 @@
 
 import { type Fingerprints, ReferenceFingerprinter } from './fingerprint.js';
 import type { FingerprintIndex } from './fingerprint-index.js';
-import { type MatcherSettings, type RawDetection, RecognitionSession } from './matcher.js';
+import { type RawDetection, RecognitionSession } from './matcher.js';
+import type { MatcherSettings } from './matcher-settings.js';
 import { decodeMp3 } from './mp3.js';
 
-export { type Fingerprints, FRAME_SECONDS, fingerprintReference, HASH_SPACE, ReferenceFingerprinter } from './fingerprint.js';
+export { type Fingerprints, fingerprintReference, HASH_SPACE, ReferenceFingerprinter } from './fingerprint.js';
 export { type FingerprintIndex, IndexBuilder, MemoryIndex } from './fingerprint-index.js';
-export { DEFAULT_MATCHER_SETTINGS, type RawDetection, type RecognitionProgress, RecognitionSession } from './matcher.js';
+export { type RawDetection, type RecognitionProgress, RecognitionSession } from './matcher.js';
+export { DEFAULT_MATCHER_SETTINGS } from './matcher-settings.js';
 export { decodeMp3, encodeMp3 } from './mp3.js';
+export { FRAME_SECONDS } from './peaks.js';
 
 /** What the catalogue knows of a track number in the index. */
 export interface CatalogueTrack {

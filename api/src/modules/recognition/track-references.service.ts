@@ -1,9 +1,9 @@
 import type { Orm } from '../../db/orm.js';
 import { DomainError } from '../../shared/errors.js';
 import { parseInput } from '../../shared/inputs.js';
-import type { Viewer } from '../auth/tokens.js';
-import type { FinishedUpload, ResumableUploads } from '../media/resumable-uploads.js';
-import { trackIdInput } from '../tracks/track.inputs.js';
+import type { Viewer } from '../../shared/viewer.js';
+import type { FinishedUpload } from '../../storage/storage.js';
+import { trackIdInput } from '../tracks/index.js';
 import { REFERENCE_MIN_SECONDS, RecognitionErrors } from './recognition.errors.js';
 import { uploadIdInput } from './recognition.inputs.js';
 import type { RecognitionService } from './recognition.service.js';
@@ -19,6 +19,11 @@ export interface TrackReferenceView {
   seconds: number;
   /** Fingerprints stored. */
   fingerprints: number;
+}
+
+/** Finished resumable uploads, claimed by id for their owner (the media module's; services.ts hands them in). */
+export interface UploadClaims {
+  claim(uploadId: string, ownerId: string): Promise<FinishedUpload>;
 }
 
 /** Refuses a stream past `max` bytes as it flows (the multipart parser's own cap is only a backstop). */
@@ -40,7 +45,7 @@ export class TrackReferences {
   constructor(
     private readonly orm: Orm,
     private readonly recognition: RecognitionService,
-    private readonly uploads: Pick<ResumableUploads, 'claim'>,
+    private readonly uploads: UploadClaims,
     /** The largest file accepted (RECOGNITION_REFERENCE_MAX_BYTES). */
     readonly maxBytes: number,
   ) {}

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
-import { User } from '../users/user.entity.js';
+import { User } from '../users/index.js';
 import { MemberRole } from './member-role.entity.js';
 import { type Role, rolePolicy, type StaffRole } from './role.policy.js';
 import { RoleErrors } from './roles.errors.js';

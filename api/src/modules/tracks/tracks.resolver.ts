@@ -1,13 +1,12 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, ID, Query, Resolver } from 'type-graphql';
 import { PageArgs } from '../../graphql/connection.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { Lookup } from '../../graphql/limits.js';
 import { NotFoundError } from '../../shared/errors.js';
-import { requireViewer } from '../auth/auth.policy.js';
+import { requireViewer } from '../../shared/viewer.js';
 import { TrackConnectionObject, TrackLookupRowInput, TrackObject } from './track.types.js';
-import { TrackMixConnectionObject } from './track-mixes.types.js';
 
-/** The public catalogue: browsing, one track, where a track is played, and the upload's lookup of typed rows. */
+/** The public catalogue: browsing, one track, and the upload's lookup of typed rows. */
 @Resolver(() => TrackObject)
 export class TracksResolver {
   @Query(() => TrackConnectionObject, {
@@ -47,19 +46,5 @@ export class TracksResolver {
     const viewer = requireViewer(ctx.viewer);
     const candidates = await ctx.services.tracks.lookup(tracks, mixId === null || mixId === undefined ? undefined : { viewer, mixId });
     return candidates.map((row) => row.map(TrackObject.from));
-  }
-
-  @Lookup()
-  @FieldResolver(() => TrackMixConnectionObject, {
-    description: 'The published mixes whose tracklist holds this track, newest first, each with where it starts.',
-  })
-  async mixes(
-    @Root() track: TrackObject,
-    @Ctx() ctx: GraphQLContext,
-    @Args(() => PageArgs) paging: PageArgs,
-  ): Promise<TrackMixConnectionObject> {
-    const viewerId = ctx.viewer?.id ?? null;
-    const page = await ctx.services.tracks.mixesOf(track.id, paging, viewerId);
-    return TrackMixConnectionObject.from(ctx.services, page, viewerId);
   }
 }

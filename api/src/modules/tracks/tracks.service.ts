@@ -2,15 +2,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
 import { encodeCursor, keysetReading, type PageEnds, pageOfRows } from '../../shared/cursor.js';
 import { parseInput } from '../../shared/inputs.js';
-import type { Viewer } from '../auth/tokens.js';
-import { FOLDERS, isSafeFileName, objectKey, type StorageDriver } from '../media/storage.js';
-import { type MixPageRequest, parseMixPage } from '../mixes/mix.inputs.js';
-import { VISIBLE_MIX_SQL } from '../mixes/mix.policy.js';
-import type { MixListItem } from '../mixes/mix.views.js';
-import { countOfMixes, filterOf, pageOfMixes } from '../mixes/mix-pages.js';
-import { preferRecognised } from '../recognition/preselect.js';
+import type { Viewer } from '../../shared/viewer.js';
+import { FOLDERS, isSafeFileName, objectKey, type StorageDriver } from '../../storage/storage.js';
 import { CatalogueService } from './catalogue/catalogue.service.js';
 import { FEATURING, GENERIC_VERSION, VERSION_KINDS, words } from './catalogue/normalise.js';
+import { preferRecognised } from './preselect.js';
 import type { ITrack } from './track.entity.js';
 import { TrackErrors } from './track.errors.js';
 import { trackIdInput, tracklistLimitInput, trackSearchInput } from './track.inputs.js';
@@ -54,12 +50,6 @@ export const trackView = (row: TrackRow): TrackView => ({
 /** A page of catalogue tracks, in catalogue order. */
 export interface TrackPage extends PageEnds {
   items: { track: TrackView; cursor: string }[];
-}
-
-/** A page of the mixes that play a track: each mix with where the track starts in it, when known. */
-export interface TrackMixPage extends PageEnds {
-  items: (MixListItem & { startTime: number | null })[];
-  totalCount: Promise<number>;
 }
 
 /** Words a search looks for: the catalogue's words (words that only say "a version" or "featuring" are in no index). */
@@ -170,34 +160,5 @@ export class TracksService {
       hasNextPage: shown.hasNextPage,
       hasPreviousPage: shown.hasPreviousPage,
     };
-  }
-
-  /**
-   * The mixes whose tracklist holds the track, newest published first, as anyone may see them (VISIBLE_MIX_SQL), each
-   * with the start time of the track's first entry in it; found through mix_track's index on track_id. 404 when there
-   * is no such track.
-   */
-  async mixesOf(rawTrackId: unknown, page: MixPageRequest, viewerId: string | null): Promise<TrackMixPage> {
-    const track = await this.byId(rawTrackId);
-    const paging = parseMixPage(page);
-    const em = this.em();
-    const filter = filterOf({
-      conditions: [VISIBLE_MIX_SQL, 'id in (select mix_id from mix_track where track_id = :track)'],
-      params: { track: track.id },
-    });
-    const mixes = await pageOfMixes(em, { filter, distanceFrom: null, paging, viewerId }, countOfMixes(em, filter));
-    const ids = mixes.items.map((item) => item.mix.id);
-    const starts = new Map(
-      ids.length === 0
-        ? []
-        : (
-            await em.execute<{ mix_id: string; start_time: number | null }[]>(
-              `select distinct on (mix_id) mix_id, start_time from mix_track
-                where track_id = ? and mix_id in (?) order by mix_id, position`,
-              [track.id, ids],
-            )
-          ).map((row) => [row.mix_id, row.start_time] as const),
-    );
-    return { ...mixes, items: mixes.items.map((item) => ({ ...item, startTime: starts.get(item.mix.id) ?? null })) };
   }
 }

@@ -1,7 +1,7 @@
 import { Arg, Ctx, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { type ProfileChangedEvent, Topics } from '../../graphql/topics.js';
-import { requireViewer } from '../auth/auth.policy.js';
+import { requireViewer } from '../../shared/viewer.js';
 import type { IUser } from './user.entity.js';
 import { LocationInput, MemberSummaryObject, ProfileInput, UserObject, UserTypeEnum, ViewerObject } from './user.types.js';
 
@@ -62,7 +62,7 @@ export class UsersResolver {
 
   @Mutation(() => ViewerObject, { description: 'Gives the member a random published mix as the current mix (none when there is none).' })
   assignRandomMix(@Ctx() ctx: GraphQLContext): Promise<ViewerObject> {
-    return this.viewerAfter(ctx, ctx.services.users.assignRandomMix(requireViewer(ctx.viewer).id));
+    return this.viewerAfter(ctx, ctx.services.library.assignRandomMix(requireViewer(ctx.viewer).id));
   }
 
   @Mutation(() => ViewerObject, { description: 'Display name, user type, bio. The image is uploaded through PATCH /api/user/update-user.' })

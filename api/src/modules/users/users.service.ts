@@ -3,10 +3,8 @@ import type { Orm } from '../../db/orm.js';
 import { cellDistanceSql, wholeKm } from '../../shared/geo.js';
 import { parseInput } from '../../shared/inputs.js';
 import { PROFILE_IMAGE_RULE } from '../../shared/rules.js';
-import { toSquareJpeg } from '../media/images.js';
-import { FOLDERS, newFileName, objectKey, type StorageDriver } from '../media/storage.js';
-import { Mix } from '../mixes/mix.entity.js';
-import { VISIBLE_MIX_SQL } from '../mixes/mix.policy.js';
+import { toSquareJpeg } from '../../storage/images.js';
+import { FOLDERS, newFileName, objectKey, type StorageDriver } from '../../storage/storage.js';
 import { type IUser, User } from './user.entity.js';
 import { UserErrors } from './user.errors.js';
 import {
@@ -123,19 +121,6 @@ export class UsersService {
     userPolicy.assertOwnOptIn(viewerId, targetUserId);
     return this.change(viewerId, (user) => {
       user.hasOptedIn = hasOptedIn;
-    });
-  }
-
-  /** Gives the member a random published, active, unexpired mix as the current mix; none is not an error. */
-  assignRandomMix(userId: string): Promise<IUser> {
-    return this.change(userId, async (user, em) => {
-      const [row] = await em.execute<{ id: string }[]>(
-        `select id from mix where ${VISIBLE_MIX_SQL}
-           offset floor(random() * (select count(*) from mix where ${VISIBLE_MIX_SQL}))
-           limit 1`,
-      );
-      user.currentMix = row ? em.getReference(Mix, row.id) : null;
-      user.currentMixPos = 0;
     });
   }
 

@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../../db/orm.js';
 import { parseInput } from '../../../shared/inputs.js';
-import { type ITrack, Track } from '../../tracks/track.entity.js';
-import type { MixTrackView } from '../../tracks/tracks.service.js';
+import { type ITrack, type MixTrackView, Track } from '../../tracks/index.js';
 import { MixErrors } from '../mix.errors.js';
 import { mixIdInput, tracklistInput } from '../mix.inputs.js';
 import { MixTrack } from '../mix-track.entity.js';

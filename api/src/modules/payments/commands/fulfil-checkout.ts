@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isUuid } from '../../../shared/cursor.js';
-import { Mix } from '../../mixes/mix.entity.js';
+import { Mix } from '../../mixes/index.js';
 import { Entitlement, type IPayment, Payment } from '../payment.entity.js';
 import type { CheckoutFacts, SubscriptionFacts } from '../providers/payment-provider.js';
 import { applySubscription, recordPaidPeriod, rememberCustomer } from './apply-subscription.js';

@@ -1,9 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { TRACKLIST_MIN } from '../../../shared/domain.js';
-import type { IMix } from '../../mixes/mix.entity.js';
-import { PUBLISHED_ACTIVE_MIX_SQL } from '../../mixes/mix.policy.js';
-import { hostingEnds } from '../../mixes/mix-lifecycle.js';
-import { MixTrack } from '../../mixes/mix-track.entity.js';
+import { hostingEnds, type IMix, MixTrack, PUBLISHED_ACTIVE_MIX_SQL } from '../../mixes/index.js';
 import { Entitlement, type IEntitlement } from '../payment.entity.js';
 import { activeSubscriptionSql, countedProviderSql, paymentPolicy } from '../payment.policy.js';
 

@@ -1,7 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { lockOwnMix } from '../../mixes/commands/own-mix.js';
-import type { IMix } from '../../mixes/mix.entity.js';
-import { MixErrors } from '../../mixes/mix.errors.js';
+import { type IMix, lockOwnMix, MixErrors } from '../../mixes/index.js';
 import { PaymentErrors } from '../payment.errors.js';
 import { activeSubscriptionOf, type Evidence, hasTracklist, hostMix, unusedPurchase } from './hosting.js';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../../db/orm.js';
-import type { Creator } from '../../tracks/track.entity.js';
+import type { Creator } from '../../tracks/index.js';
 import { RewardAllocation } from '../payment.entity.js';
 import { countedProviderSql, paymentPolicy } from '../payment.policy.js';
 import { allocateSubscriber, creatorKey, type ListenedMix } from '../rewards.js';

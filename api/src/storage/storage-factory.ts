@@ -1,7 +1,8 @@
 import { join } from 'node:path';
-import type { Config } from '../../config.js';
+import type { Config } from '../config.js';
 import { GcsStorage } from './gcs-storage.js';
-import { LocalStorage, type StorageDriver } from './storage.js';
+import { LocalStorage } from './local-storage.js';
+import type { StorageDriver } from './storage.js';
 import { zeroCopy } from './zero-copy.js';
 
 /** Google Cloud Storage when GCS_BUCKET is set; otherwise files under DATA_DIR/media (see MEDIA_ZERO_COPY). */

@@ -1,12 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { StorageUnavailableError } from '../../shared/errors.js';
-import { FileHandles, LeasedRangeStream } from './file-handles.js';
-import type { ZeroCopy } from './zero-copy.js';
+import { StorageUnavailableError } from '../shared/errors.js';
 
 /** The SPEC §3 storage paths; every object key is one of these folders plus a random file name. */
 export const FOLDERS = {
@@ -51,8 +46,6 @@ const CONTENT_TYPES: Record<string, string> = {
 export function contentTypeOf(key: string): string {
   return CONTENT_TYPES[key.slice(key.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
 }
-
-const partialPath = (target: string) => `${target}.partial`;
 
 export interface StoredObject {
   size: number;
@@ -99,6 +92,16 @@ export interface InMemoryRange {
   release(): void;
 }
 
+/** A finished upload claimed for one use (a resumable upload's bytes, before they become a mix or a reference). */
+export interface FinishedUpload {
+  size: number;
+  stream(): Readable;
+  /** Deletes the upload's bytes and its info file. */
+  remove(): Promise<void>;
+  /** Gives the claim back unused (the request failed for another reason), so the member can retry without re-uploading. */
+  release(): void;
+}
+
 /**
  * Where media lives. Keys never change content (every upload gets a new random name), which is what lets
  * delivery cache for a year and lets `put` be all-or-nothing: a failed write leaves no object behind.
@@ -123,101 +126,4 @@ export interface StorageDriver {
   /** Deletes the object, and whatever an unfinished write of it left (a process that died while writing it). */
   delete(key: string): Promise<void>;
   publicUrl(key: string): string;
-}
-
-/**
- * Files under DATA_DIR/media; written to `{key}.partial` first so a failed write never leaves a partial object, and
- * read through kept-open handles (see FileHandles). Keys are never written twice, so the partial's name is the key's.
- */
-export class LocalStorage implements StorageDriver {
-  private readonly files: FileHandles;
-
-  constructor(
-    private readonly root: string,
-    private readonly urlPrefix = '/media',
-    private readonly zeroCopy: ZeroCopy | null = null,
-  ) {
-    this.files = new FileHandles(zeroCopy);
-  }
-
-  private path(key: string): string {
-    return join(this.root, key);
-  }
-
-  async put(key: string, body: Readable | Buffer): Promise<void> {
-    const target = this.path(key);
-    const partial = partialPath(target);
-    const onDisk = (step: Promise<unknown>) =>
-      step.catch((error: unknown) => {
-        throw new StorageUnavailableError(undefined, { cause: error });
-      });
-    try {
-      await onDisk(mkdir(dirname(target), { recursive: true }));
-      await pipeIntoStorage(body, createWriteStream(partial));
-      await onDisk(rename(partial, target));
-    } catch (error) {
-      await rm(partial, { force: true });
-      throw error;
-    }
-  }
-
-  get(key: string, range?: ByteRange): Readable {
-    return new LeasedRangeStream(this.files, this.path(key), range);
-  }
-
-  async readSmallRange(key: string, { start, end }: ByteRange, into: Buffer): Promise<Buffer | null> {
-    const lease = await this.files.lease(this.path(key));
-    if (!lease) return null;
-    try {
-      const length = Math.max(0, Math.min(end, lease.info.size - 1) - start + 1);
-      const buffer = into.length >= length ? into.subarray(0, length) : Buffer.allocUnsafe(length);
-      let filled = 0;
-      while (filled < length) {
-        const { bytesRead } = await lease.handle.read(buffer, filled, length - filled, start + filled);
-        if (bytesRead === 0) break;
-        filled += bytesRead;
-      }
-      return filled < length ? buffer.subarray(0, filled) : buffer;
-    } finally {
-      lease.release();
-    }
-  }
-
-  inMemoryRange(key: string, { start, end }: ByteRange): InMemoryRange | null {
-    const { zeroCopy } = this;
-    if (!zeroCopy) return null;
-    const lease = this.files.leaseOpen(this.path(key));
-    if (!lease) return null;
-    const length = Math.min(end, lease.info.size - 1) - start + 1;
-    if (!lease.mapping?.resident(start, length)) {
-      lease.release();
-      return null;
-    }
-    return {
-      sendTo: (socketFd) => zeroCopy.send(socketFd, lease.handle.fd, start, length),
-      release: () => lease.release(),
-    };
-  }
-
-  openStat(key: string): StoredObject | undefined {
-    const lease = this.files.leaseOpen(this.path(key));
-    lease?.release();
-    return lease?.info;
-  }
-
-  async stat(key: string): Promise<StoredObject | null> {
-    const lease = await this.files.lease(this.path(key));
-    lease?.release();
-    return lease?.info ?? null;
-  }
-
-  async delete(key: string): Promise<void> {
-    await this.files.forget(this.path(key));
-    await rm(this.path(key), { force: true });
-    await rm(partialPath(this.path(key)), { force: true });
-  }
-
-  publicUrl(key: string): string {
-    return `${this.urlPrefix}/${key}`;
-  }
 }

@@ -1,5 +1,9 @@
-import { UnauthenticatedError } from '../../shared/errors.js';
-import type { Viewer } from './tokens.js';
+import { UnauthenticatedError } from './errors.js';
+
+/** Who is asking: the member a valid session token names (the skins learn it from the request). */
+export interface Viewer {
+  id: string;
+}
 
 /** Signed-in members only: every private operation of both skins starts here. */
 export function requireViewer(viewer: Viewer | null): Viewer {

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { type Bucket, Storage } from '@google-cloud/storage';
-import { StorageUnavailableError } from '../../shared/errors.js';
+import { StorageUnavailableError } from '../shared/errors.js';
 import { type ByteRange, contentTypeOf, pipeIntoStorage, type StorageDriver, type StoredObject } from './storage.js';
 
 export interface GcsOptions {

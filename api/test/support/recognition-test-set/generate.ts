@@ -4,8 +4,8 @@
 // crossfades of 16 to 32 s, speed changes with the pitch following or key-locked, EQ and filter moves, noise, short
 // plays, and a fifth of the mix not in the catalogue.
 
-import { Random } from '../../../demo-world/random.js';
-import { type ReferenceRecipe, referenceRecipe, renderReference } from '../../../demo-world/synth.js';
+import { type ReferenceRecipe, referenceRecipe, renderReference } from '../../../src/demo-world/synth.js';
+import { Random } from '../../../src/shared/random.js';
 import { addPinkNoise, applyEq, type EqMove, resample, timeStretch } from './transforms.js';
 
 /** Mixes and references are rendered at this rate (mono), as the demo world's audio is. */

@@ -1,8 +1,8 @@
 import { Field, Float, Int, ObjectType } from 'type-graphql';
 import { PageInfoObject, pageInfoOf } from '../../graphql/connection.js';
 import type { Services } from '../../services.js';
-import { MixObject } from '../mixes/mix.types.js';
-import type { TrackMixPage } from './tracks.service.js';
+import { MixObject } from './mix.types.js';
+import type { TrackMixPage } from './mix.views.js';
 
 @ObjectType('TrackMixEdge', { simpleResolvers: true, description: 'A published mix that plays the track.' })
 export class TrackMixEdgeObject {

@@ -1,7 +1,7 @@
 // What DJs do to a track, for the test set: speed changes (pitch following tempo, or key-locked), EQ and filter
 // moves, and what the room adds (noise). Deterministic: randomness only through the Random passed in.
 
-import { Random } from '../../../demo-world/random.js';
+import { Random } from '../../../src/shared/random.js';
 
 /** Plays `source` at `speed` (1.05: 5% faster) with the pitch following, as a turntable does: cubic interpolation. */
 export function resample(source: Float32Array, speed: number, length: number): Float32Array {

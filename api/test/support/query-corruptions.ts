@@ -5,9 +5,10 @@
  * its track from the others (a remix keeps its remixer's name, an extended version the word "extended"). The ranking
  * test reports on a held-out seed that nothing was tuned on; tuning uses other seeds.
  */
-import { Random } from '../../../demo-world/random.js';
-import type { Creator } from '../track.entity.js';
-import { fold, parseTitle, words } from './normalise.js';
+
+import { fold, parseTitle, words } from '../../src/modules/tracks/catalogue/normalise.js';
+import type { Creator } from '../../src/modules/tracks/track.entity.js';
+import { Random } from '../../src/shared/random.js';
 
 export interface CorruptedQuery {
   artist: string;

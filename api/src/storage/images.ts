@@ -1,6 +1,6 @@
 import sharp, { type Metadata } from 'sharp';
-import { InvalidInputError } from '../../shared/errors.js';
-import type { ImageFileRule } from '../../shared/rules.js';
+import { InvalidInputError } from '../shared/errors.js';
+import type { ImageFileRule } from '../shared/rules.js';
 
 export const IMAGE_SIZE = 400;
 // Refuses decompression bombs: a small file that declares huge dimensions.

@@ -1,0 +1,193 @@
+// Spectrogram and peaks: PCM at the analysis rate -> log-power frames -> the spectral peaks each fingerprint is made of.
+
+import { ANALYSIS_RATE, RealFft } from './dsp.js';
+
+export const FFT_SIZE = 1024;
+export const HOP = 128;
+/** Seconds per spectrogram frame: every time in a fingerprint is counted in frames. */
+export const FRAME_SECONDS = HOP / ANALYSIS_RATE;
+const BIN_HZ = ANALYSIS_RATE / FFT_SIZE;
+/** Pitch 0 of the log-frequency scale (semitones above this frequency). */
+const BASE_HZ = 120;
+const LOW_BIN = Math.ceil(130 / BIN_HZ);
+const HIGH_BIN = Math.floor(3600 / BIN_HZ);
+/** Peaks are picked per frequency band, so a band cut or boosted by an EQ keeps its share of the peaks. */
+const BAND_EDGES_HZ = [130, 280, 600, 1300, 3600];
+/** Frames per block of peak selection (about half a second). */
+export const BLOCK_FRAMES = 32;
+const MIN_POWER = 1e-3;
+
+export interface PeakSettings {
+  /** Peaks kept per band per block. */
+  peaksPerBand: number;
+  /** A peak is the largest value within this many frames before and after it... */
+  peakFrames: number;
+  /** ...and within this many bins per 40 bins of frequency (at least 2) above and below it. */
+  peakReach: number;
+}
+
+export interface Peak {
+  /** Frames (fractional) from the start of the audio. */
+  time: number;
+  /** Semitones above BASE_HZ (fractional). */
+  pitch: number;
+  /** Log power. */
+  level: number;
+}
+
+const LOG_FLOOR = Math.log(MIN_POWER);
+// Comparators made once: closures created in hot loops cost an allocation each (and a name under tsx).
+export const louderFirst = (a: Peak, b: Peak) => b.level - a.level;
+const earlierFirst = (a: Peak, b: Peak) => a.time - b.time;
+
+/**
+ * Streaming spectral peak picker at the analysis rate: Hann-windowed 1024-point frames every 128 samples (16 ms),
+ * log power from 130 Hz to 3.6 kHz, local maxima over a neighbourhood that widens with frequency (a third of a
+ * semitone-ish at the top, a few bins at the bottom) and ±5 frames, then per half-second block the strongest few of
+ * each of four frequency bands.
+ */
+export class PeakPicker {
+  private readonly fft = new RealFft(FFT_SIZE);
+  private readonly window = new Float64Array(FFT_SIZE);
+  private readonly frame = new Float64Array(FFT_SIZE);
+  private readonly samples = new Float32Array(FFT_SIZE);
+  private filled = 0;
+  private sinceHop = 0;
+  private readonly bins = HIGH_BIN - LOW_BIN + 3; // one extra each side for interpolation
+  private readonly power = new Float32Array(HIGH_BIN - LOW_BIN + 3);
+  /** Ring of the last 2 * peakFrames + 1 frames of log power. */
+  private readonly depth: number;
+  private readonly logs: Float32Array[];
+  private readonly reach: Int32Array;
+  private readonly bandOf: Int32Array;
+  private frames = 0;
+  private block: Peak[][] = [];
+  private blockIndex = 0;
+
+  constructor(
+    private readonly settings: PeakSettings,
+    private readonly emit: (peaks: Peak[]) => void,
+  ) {
+    for (let i = 0; i < FFT_SIZE; i += 1) this.window[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / FFT_SIZE);
+    this.depth = 2 * settings.peakFrames + 1;
+    this.logs = Array.from({ length: this.depth }, () => new Float32Array(this.bins).fill(LOG_FLOOR));
+    this.reach = new Int32Array(this.bins);
+    this.bandOf = new Int32Array(this.bins);
+    for (let i = 0; i < this.bins; i += 1) {
+      const bin = LOW_BIN - 1 + i;
+      this.reach[i] = Math.max(2, Math.round(Math.max(3, bin * 0.025) * settings.peakReach));
+      const hz = bin * BIN_HZ;
+      let band = 0;
+      while (band < BAND_EDGES_HZ.length - 2 && hz >= (BAND_EDGES_HZ[band + 1] as number)) band += 1;
+      this.bandOf[i] = band;
+    }
+    this.block = Array.from({ length: BAND_EDGES_HZ.length - 1 }, () => []);
+  }
+
+  push(input: Float32Array) {
+    const { samples } = this;
+    let at = 0;
+    while (at < input.length) {
+      // A ring buffer: `filled` counts every sample ever written; a frame is due every HOP samples once it is full.
+      const due = this.filled < FFT_SIZE ? FFT_SIZE - this.filled : HOP - this.sinceHop;
+      const take = Math.min(due, input.length - at);
+      // At most one wrap of the ring: two block copies.
+      const slot = this.filled % FFT_SIZE;
+      const first = Math.min(take, FFT_SIZE - slot);
+      samples.set(input.subarray(at, at + first), slot);
+      if (first < take) samples.set(input.subarray(at + first, at + take), 0);
+      this.filled += take;
+      this.sinceHop = this.filled < FFT_SIZE ? 0 : this.sinceHop + take;
+      at += take;
+      if (this.filled === FFT_SIZE && this.sinceHop === 0) this.analyse();
+      else if (this.sinceHop >= HOP) {
+        this.sinceHop = 0;
+        this.analyse();
+      }
+    }
+  }
+
+  finish() {
+    // Push silence through so the last frames are judged, then close the last block.
+    const quiet = new Float32Array(HOP * (this.settings.peakFrames + 1) + FFT_SIZE);
+    this.push(quiet);
+    this.closeBlock();
+  }
+
+  private analyse() {
+    const { frame, window, samples, power, bins } = this;
+    const oldest = this.filled % FFT_SIZE; // the ring's oldest sample: the frame starts there and wraps once
+    const wrapAt = FFT_SIZE - oldest;
+    for (let i = 0; i < wrapAt; i += 1) frame[i] = samples[oldest + i] * window[i];
+    for (let i = wrapAt; i < FFT_SIZE; i += 1) frame[i] = samples[i - wrapAt] * window[i];
+    this.fft.power(frame, power, LOW_BIN - 1, HIGH_BIN + 2);
+    const slot = this.frames % this.depth;
+    const logs = this.logs[slot] as Float32Array;
+    for (let i = 0; i < bins; i += 1) logs[i] = Math.log(power[i] + 1e-12);
+    this.frames += 1;
+    if (this.frames > this.settings.peakFrames) this.judge(this.frames - 1 - this.settings.peakFrames);
+  }
+
+  /** Finds the peaks of frame `centre` (its neighbours up to peakFrames later have been analysed). */
+  private judge(centre: number) {
+    const { depth, bins } = this;
+    const logs = this.logs[centre % depth] as Float32Array;
+    const blockIndex = Math.floor(centre / BLOCK_FRAMES);
+    if (blockIndex !== this.blockIndex) {
+      this.closeBlock();
+      this.blockIndex = blockIndex;
+    }
+    const { reach } = this;
+    const { peakFrames } = this.settings;
+    for (let i = 1; i < bins - 1; i += 1) {
+      const value = logs[i];
+      if (value <= LOG_FLOOR || value < logs[i - 1] || value <= logs[i + 1]) continue;
+      const from = Math.max(0, i - reach[i]);
+      const to = Math.min(bins - 1, i + reach[i]);
+      let isPeak = true;
+      for (let j = from; j <= to && isPeak; j += 1) if (logs[j] > value || (j > i && logs[j] === value)) isPeak = false;
+      for (let k = 1; k <= peakFrames && isPeak; k += 1) {
+        const later = this.logs[(centre + k) % depth] as Float32Array;
+        for (let j = from; j <= to; j += 1) {
+          if (later[j] >= value) {
+            isPeak = false;
+            break;
+          }
+        }
+        if (!isPeak || centre - k < 0) continue;
+        const earlier = this.logs[(centre - k) % depth] as Float32Array;
+        for (let j = from; j <= to; j += 1) {
+          if (earlier[j] > value) {
+            isPeak = false;
+            break;
+          }
+        }
+      }
+      if (!isPeak) continue;
+      // Parabolic interpolation in frequency and in time.
+      const below = logs[i - 1];
+      const above = logs[i + 1];
+      const curve = below - 2 * value + above;
+      const shift = curve < 0 ? Math.max(-0.5, Math.min(0.5, (0.5 * (below - above)) / curve)) : 0;
+      const before = centre > 0 ? (this.logs[(centre - 1) % depth] as Float32Array)[i] : value;
+      const after = (this.logs[(centre + 1) % depth] as Float32Array)[i];
+      const bend = before - 2 * value + after;
+      const timeShift = bend < 0 ? Math.max(-0.5, Math.min(0.5, (0.5 * (before - after)) / bend)) : 0;
+      const hz = (LOW_BIN - 1 + i + shift) * BIN_HZ;
+      (this.block[this.bandOf[i]] as Peak[]).push({ time: centre + timeShift, pitch: 12 * Math.log2(hz / BASE_HZ), level: value });
+    }
+  }
+
+  private closeBlock() {
+    const kept: Peak[] = [];
+    for (const band of this.block) {
+      band.sort(louderFirst);
+      for (let i = 0; i < Math.min(this.settings.peaksPerBand, band.length); i += 1) kept.push(band[i] as Peak);
+      band.length = 0;
+    }
+    if (kept.length > 0) {
+      kept.sort(earlierFirst);
+      this.emit(kept);
+    }
+  }
+}
