@@ -10,6 +10,7 @@ import { Migration20261130000000_payments } from './Migration20261130000000_paym
 import { Migration20261201000000_rate_limits } from './Migration20261201000000_rate_limits.js';
 import { Migration20261202000000_resumable_uploads } from './Migration20261202000000_resumable_uploads.js';
 import { Migration20261203000000_members_removed } from './Migration20261203000000_members_removed.js';
+import { Migration20261204000000_sessions } from './Migration20261204000000_sessions.js';
 
 /** Every migration, in order. Listed explicitly so discovery does not depend on file globs or the build tool. */
 export const migrations = [
@@ -25,4 +26,5 @@ export const migrations = [
   { name: 'Migration20261201000000_rate_limits', class: Migration20261201000000_rate_limits },
   { name: 'Migration20261202000000_resumable_uploads', class: Migration20261202000000_resumable_uploads },
   { name: 'Migration20261203000000_members_removed', class: Migration20261203000000_members_removed },
+  { name: 'Migration20261204000000_sessions', class: Migration20261204000000_sessions },
 ];
