@@ -1,5 +1,5 @@
 import { decodeJwt, SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { createTestApp, freshIp, gql, type Member, STRONG_PASSWORD, signUpMember, type TestApp } from './support/app.js';
 import { statementsDuring } from './support/mixes.js';
 import { resetLinkIn, startSmtpReceiver } from './support/smtp.js';
@@ -25,6 +25,17 @@ afterAll(async () => {
   await t.close();
   await smtp.close();
 });
+
+/** Every socket a test opened, stopped after it (a failing test too, so closing the app does not wait on them). */
+const opened: Watch[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((socket) => socket.stop()));
+});
+const watchSocket = (...args: Parameters<typeof watch>) => {
+  const socket = watch(...args);
+  opened.push(socket);
+  return socket;
+};
 
 /** Waits for what a promise means, for at most BOUND_MS, and says what it was waiting for when the bound passes. */
 async function waitFor<T>(what: string, promise: Promise<T>): Promise<T> {
@@ -54,7 +65,7 @@ const sessionIdOf = (token: string) => decodeJwt(token).sid as string;
 
 /** A signed-in socket watching the member's follow events, once the server has accepted it. */
 async function openSocket(token: string, socketUrlOf = url): Promise<Watch> {
-  const live = watch(socketUrlOf, FOLLOW_EVENTS, {}, { authorization: `Bearer ${token}` });
+  const live = watchSocket(socketUrlOf, FOLLOW_EVENTS, {}, { authorization: `Bearer ${token}` });
   await waitFor('the server to accept the socket', live.connected);
   return live;
 }
@@ -84,7 +95,6 @@ describe('what ends a session', () => {
       expect(answer.json().error).toBe(SIGNED_OUT);
     }
     expect(await waitFor('the other session’s socket to close', otherSocket.closed)).toBe(4403);
-    await otherSocket.stop();
 
     // The same over GraphQL, with the old password in the call.
     const again = await signIn(member, 'Changed1!now');
@@ -115,7 +125,6 @@ describe('what ends a session', () => {
 
     for (const token of [member.token, other]) expect((await me(token)).json().error).toBe(SIGNED_OUT);
     expect(await waitFor('the socket to close', socket.closed)).toBe(4403);
-    await socket.stop();
     expect(await statusOf(await signIn(member, 'Reset1!fresh'))).toBe(200);
   });
 
@@ -130,14 +139,12 @@ describe('what ends a session', () => {
     expect(out.json()).toEqual({ message: 'Signed out' });
     expect((await me(member.token)).json().error).toBe(SIGNED_OUT);
     expect(await waitFor('the signed-out session’s socket to close', socket.closed)).toBe(4403);
-    await socket.stop();
     expect((await post(t, '/api/auth/logout', member.token)).statusCode).toBe(401);
     expect((await post(t, '/api/auth/logout')).statusCode).toBe(401);
 
     expect((await gql(t.app, 'mutation { signOut }', {}, second)).data).toEqual({ signOut: 'Signed out' });
     expect(await statusOf(second)).toBe(401);
     expect(await waitFor('the second session’s socket to close', secondSocket.closed)).toBe(4403);
-    await secondSocket.stop();
     expect((await gql(t.app, 'mutation { signOut }', {}, second)).errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
 
     expect(await statusOf(third)).toBe(200);
@@ -151,7 +158,6 @@ describe('what ends a session', () => {
     expect((await gql(t.app, 'mutation { signOutEverywhere }', {}, member.token)).data).toEqual({ signOutEverywhere: 2 });
     for (const token of [member.token, second]) expect(await statusOf(token)).toBe(401);
     expect(await waitFor('the other device’s socket to close', socket.closed)).toBe(4403);
-    await socket.stop();
     expect(await statusOf(someoneElse.token)).toBe(200);
 
     const [third, fourth] = [await signIn(member), await signIn(member)];
@@ -183,6 +189,19 @@ describe('what ends a session', () => {
     await db.execute(`update member_session set last_seen_at = now() - interval '13 days' where id = ?`, [sessionIdOf(used)]);
     expect(await statusOf(used)).toBe(200);
     expect(await seenLately(used)).toBe(true);
+  });
+
+  test('an ending missed while the instance was not listening still closes the socket once it listens again', async () => {
+    const member = await signUpMember(t.app);
+    const socket = await openSocket(member.token);
+    const db = t.services.orm.em.fork().getConnection();
+    // The instance's listening connection drops; the session ends before it is back, so its notification is lost.
+    await db.execute(
+      `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'mixcrate-cache-sessions_ended' and datname = current_database()`,
+    );
+    await db.execute('delete from member_session where id = ?', [sessionIdOf(member.token)]);
+    expect(await waitFor('the socket to close once listening resumed', socket.closed)).toBe(4403);
+    expect((await me(member.token)).json().error).toBe(SIGNED_OUT);
   });
 
   test('a token that names no session (as before sessions existed), or another member’s, is refused', async () => {
@@ -228,14 +247,12 @@ describe('a second instance sharing the database', () => {
 
     expect((await post(t, '/api/auth/logout', member.token)).statusCode).toBe(200);
     expect(await waitFor('the second instance to close the ended session’s socket', socket.closed)).toBe(4403);
-    await socket.stop();
     await vi.waitFor(async () => expect(await statusOf(member.token, b)).toBe(401), { timeout: BOUND_MS });
     expect(await statusOf(elsewhere, b)).toBe(200);
 
     // Every session, from the first instance, closes the second's sockets too.
     expect((await gql(t.app, 'mutation { signOutEverywhere }', {}, elsewhere)).data).toEqual({ signOutEverywhere: 1 });
     expect(await waitFor('the second instance to close the last socket', otherSocket.closed)).toBe(4403);
-    await otherSocket.stop();
   });
 });
 
@@ -256,7 +273,7 @@ describe('socket sign-in shapes', () => {
       { authorization: bearer, token: member.token, authToken: member.token, headers: { Authorization: bearer } },
     ];
     for (const params of shapes) {
-      const socket = watch(url, FOLLOW_EVENTS, {}, params);
+      const socket = watchSocket(url, FOLLOW_EVENTS, {}, params);
       await waitFor(`the server to accept ${JSON.stringify(Object.keys(params))}`, socket.connected);
       const follower = await signUpMember(t.app);
       await gql(t.app, 'mutation ($id: ID!) { toggleFollow(userId: $id) }', { id: member.id }, follower.token);
@@ -276,7 +293,7 @@ describe('socket sign-in shapes', () => {
       { headers: { authorization: member.token, AUTHORIZATION: other } },
     ];
     for (const params of refused) {
-      const socket = watch(url, FOLLOW_EVENTS, {}, params);
+      const socket = watchSocket(url, FOLLOW_EVENTS, {}, params);
       expect(await waitFor('the socket to be refused', socket.closed), JSON.stringify(params)).toBe(4403);
       await socket.stop();
     }

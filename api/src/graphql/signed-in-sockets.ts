@@ -1,5 +1,4 @@
 import { decodeJwt } from 'jose';
-import type { WebSocket } from 'ws';
 import type { SessionsEnded, SessionsService } from '../modules/auth/sessions.service.js';
 import type { Viewer } from '../modules/auth/tokens.js';
 
@@ -8,6 +7,13 @@ export const SOCKET_FORBIDDEN = 4403;
 /** The longest a Node timer waits; a later expiry closes the socket then, and the client reconnects with its token. */
 const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
+/** What is asked of a socket (a `ws` WebSocket): to close, and to say when it has. */
+export interface ClosableSocket {
+  close(code: number, reason: string): void;
+  once(event: 'close', listener: () => void): unknown;
+  off(event: 'close', listener: () => void): unknown;
+}
+
 /**
  * This process's signed-in graphql-ws sockets, by session: a socket lasts as long as its sign-in. It closes with 4403
  * when its token expires, and as soon as its session ends, wherever it was ended (the session table's notification
@@ -15,7 +21,7 @@ const LONGEST_TIMER_MS = 2 ** 31 - 1;
  * sessions are asked again.
  */
 export class SignedInSockets {
-  private readonly bySession = new Map<string, Set<WebSocket>>();
+  private readonly bySession = new Map<string, Set<ClosableSocket>>();
   private readonly stopHearing: () => void;
 
   constructor(
@@ -29,7 +35,7 @@ export class SignedInSockets {
    * Signs a socket in with a token: 401 (a DomainError) when the token or its session does not hold. The socket is
    * registered before its session is asked, so an ending that arrives meanwhile still closes it.
    */
-  async admit(socket: WebSocket, token: string): Promise<Viewer> {
+  async admit(socket: ClosableSocket, token: string): Promise<Viewer> {
     const { sessionId } = await this.sessions.claims(token);
     this.add(sessionId, socket);
     const removed = () => this.remove(sessionId, socket);
@@ -45,19 +51,19 @@ export class SignedInSockets {
     }
   }
 
-  private add(sessionId: string, socket: WebSocket): void {
-    const sockets = this.bySession.get(sessionId) ?? new Set<WebSocket>();
+  private add(sessionId: string, socket: ClosableSocket): void {
+    const sockets = this.bySession.get(sessionId) ?? new Set<ClosableSocket>();
     sockets.add(socket);
     this.bySession.set(sessionId, sockets);
   }
 
-  private remove(sessionId: string, socket: WebSocket): void {
+  private remove(sessionId: string, socket: ClosableSocket): void {
     const sockets = this.bySession.get(sessionId);
     sockets?.delete(socket);
     if (sockets?.size === 0) this.bySession.delete(sessionId);
   }
 
-  private closeWhenExpired(socket: WebSocket, token: string): void {
+  private closeWhenExpired(socket: ClosableSocket, token: string): void {
     const { exp } = decodeJwt(token);
     if (exp === undefined) return;
     const timer = setTimeout(

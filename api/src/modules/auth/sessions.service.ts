@@ -147,7 +147,7 @@ export class SessionsService {
     const rows = await this.orm.em
       .fork()
       .getConnection()
-      .execute<{ id: string }[]>('select id from member_session where id = any(?::uuid[]) and expires_at > now() and last_seen_at > ?', [
+      .execute<{ id: string }[]>('select id from member_session where id in (?) and expires_at > now() and last_seen_at > ?', [
         sessionIds,
         new Date(Date.now() - this.lifetimes.idleMs),
       ]);
