@@ -6,22 +6,34 @@ export interface SignedIn {
   userName?: string | null;
 }
 
+/** Where a sign-out on purpose leads, and what the page there tells the visitor. */
+export interface Leaving {
+  to: string;
+  notice?: string;
+}
+
 export interface Auth {
   /** The session token: in memory, and persisted in localStorage 'token' (which the Apollo link reads). */
   token: string | null;
   signIn(session: SignedIn): void;
   /** Forgets the stored login (token, user_name, location, user_type). */
   signOut(): void;
+  /** Signs out on purpose: a private page still on screen then leads where `leaving` says, not to the landing page. */
+  leave(leaving: Leaving): void;
+  /** Where the last `leave` went, until the next sign-in. */
+  leaving: Leaving | null;
 }
 
 const AuthContext = createContext<Auth | null>(null);
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [token, setToken] = useState<string | null>(readToken);
+  const [leaving, setLeaving] = useState<Leaving | null>(null);
 
   const signIn = useCallback(({ token, userName }: SignedIn) => {
     writeStored(StorageKeys.token, token);
     if (userName) writeStored(StorageKeys.userName, userName);
+    setLeaving(null);
     setToken(token);
   }, []);
 
@@ -30,7 +42,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setToken(null);
   }, []);
 
-  const value = useMemo<Auth>(() => ({ token, signIn, signOut }), [token, signIn, signOut]);
+  const leave = useCallback(
+    (to: Leaving) => {
+      setLeaving(to);
+      signOut();
+    },
+    [signOut],
+  );
+
+  const value = useMemo<Auth>(() => ({ token, signIn, signOut, leave, leaving }), [token, signIn, signOut, leave, leaving]);
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
 

@@ -24,8 +24,9 @@ export function useSignOutHere(): (to: string, notice?: string) => void {
       } catch {
         // Storage unavailable: nothing stored to clear.
       }
-      // The GraphQL boundary drops what the cache holds for this session when the token goes.
-      auth.signOut();
+      // The GraphQL boundary drops what the cache holds for this session when the token goes. The private page on
+      // screen may notice the sign-out before the navigation lands: its guard then leads to the same place.
+      auth.leave({ to, notice });
       navigate(to, notice ? { state: { notice } satisfies LeavingState } : undefined);
     },
     [auth, player, navigate],

@@ -6,6 +6,7 @@ import { type FormattedExecutionResult, GraphQLError } from 'graphql';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuthProvider } from '../../auth/auth';
+import { RequireAuth } from '../../auth/RequireAuth';
 import {
   BillingDocument,
   type BillingQuery,
@@ -59,10 +60,12 @@ const NEW = 'Newpass1!';
 
 function renderSettings(mocks: MockLink.MockedResponse[]) {
   localStorage.setItem('token', 'token-1');
+  // As in the app: settings is private, and the sign-in page loads as its own chunk.
   const router = createMemoryRouter(
     [
-      { path: '/settings', element: <SettingsPage /> },
-      { path: '/signin', element: <SignInPage /> },
+      { element: <RequireAuth />, children: [{ path: '/settings', element: <SettingsPage /> }] },
+      { path: '/signin', lazy: async () => ({ Component: SignInPage }) },
+      { path: '/', element: <h1>Landing</h1> },
     ],
     { initialEntries: ['/settings'] },
   );
