@@ -1,5 +1,13 @@
-import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { clearLoginData, readToken, StorageKeys, writeStored } from '../lib/storage';
+
+/**
+ * Dispatched on `window` when the API refuses this device's token (its session was signed out elsewhere, or expired):
+ * the app forgets it, and a private page leads to the sign-in page.
+ */
+export const SESSION_REFUSED_EVENT = 'mixcrate:session-refused';
+/** What the sign-in page then says. */
+export const SESSION_REFUSED_NOTICE = 'You were signed out on this device. Please sign in again.';
 
 export interface SignedIn {
   token: string;
@@ -49,6 +57,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     },
     [signOut],
   );
+
+  useEffect(() => {
+    const refused = () => {
+      if (readToken()) leave({ to: '/signin', notice: SESSION_REFUSED_NOTICE });
+    };
+    window.addEventListener(SESSION_REFUSED_EVENT, refused);
+    return () => window.removeEventListener(SESSION_REFUSED_EVENT, refused);
+  }, [leave]);
 
   const value = useMemo<Auth>(() => ({ token, signIn, signOut, leave, leaving }), [token, signIn, signOut, leave, leaving]);
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

@@ -1,10 +1,12 @@
 import { ApolloClient, ApolloLink, HttpLink, InMemoryCache } from '@apollo/client';
 import { SetContextLink } from '@apollo/client/link/context';
+import { ErrorLink } from '@apollo/client/link/error';
 import { GraphQLWsLink } from '@apollo/client/link/subscriptions';
 import { getMainDefinition } from '@apollo/client/utilities';
 import { OperationTypeNode } from 'graphql';
 import { createClient } from 'graphql-ws';
 import { createContext } from 'react';
+import { SESSION_REFUSED_EVENT } from '../auth/auth';
 import { takeServerState } from './server-state';
 import { readToken } from './storage';
 
@@ -13,6 +15,15 @@ export const authLink = new SetContextLink((previous) => {
   const token = readToken();
   if (!token) return {};
   return { headers: { ...previous.headers, authorization: `Bearer ${token}` } };
+});
+
+/**
+ * The API answers HTTP 401 only when it refuses the request's token (the session ended or expired); an operation's own
+ * errors come with 200. Then the app is told, and signs out here.
+ */
+export const sessionRefusedLink = new ErrorLink(({ operation }) => {
+  const { response } = operation.getContext();
+  if (response?.status === 401) window.dispatchEvent(new Event(SESSION_REFUSED_EVENT));
 });
 
 function webSocketUrl(path: string): string {
@@ -61,7 +72,7 @@ export function createCache(): InMemoryCache {
 
 export function createApolloClient(uri = '/graphql'): ApolloClient {
   // Apollo Client sends content-type application/json, which the server's CSRF prevention requires.
-  const http = ApolloLink.from([authLink, new HttpLink({ uri })]);
+  const http = ApolloLink.from([sessionRefusedLink, authLink, new HttpLink({ uri })]);
   const link = typeof WebSocket === 'undefined' ? http : ApolloLink.split(isSubscription, subscriptionLink(uri), http);
   return new ApolloClient({ link, cache: createCache() });
 }
