@@ -52,6 +52,36 @@ describe('a token the API refuses', () => {
     expect(await refusalsDuring(() => client.query({ query: ViewerDocument, fetchPolicy: 'network-only' }).catch(() => undefined))).toBe(0);
   });
 
+  it('sends the operation once more without the token, so signing in again works at the first try', async () => {
+    localStorage.setItem('token', 'ended-session');
+    const client = createApolloClient('http://localhost/graphql');
+    const sentTokens: (string | null)[] = [];
+    const fetch = vi.fn(async (_url: string, init: RequestInit) => {
+      sentTokens.push(new Headers(init.headers).get('authorization'));
+      return sentTokens.length === 1 ? answer(401, UNAUTHENTICATED) : answer(200, { data: { me: null } });
+    });
+    vi.stubGlobal('fetch', fetch);
+    // As the app does when told: the stored login goes.
+    const forget = () => localStorage.removeItem('token');
+    window.addEventListener(SESSION_REFUSED_EVENT, forget);
+    try {
+      const result = await client.query({ query: ViewerDocument });
+      expect(result.data).toEqual({ me: null });
+    } finally {
+      window.removeEventListener(SESSION_REFUSED_EVENT, forget);
+    }
+    expect(sentTokens).toEqual(['Bearer ended-session', null]);
+
+    // Once only: a refusal of the second try is the answer.
+    localStorage.setItem('token', 'ended-session');
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => answer(401, UNAUTHENTICATED)),
+    );
+    await client.query({ query: ViewerDocument, fetchPolicy: 'network-only' }).catch(() => undefined);
+    expect(vi.mocked(globalThis.fetch)).toHaveBeenCalledTimes(2);
+  });
+
   it('signs out here, and a private page leads to the sign-in page, which says why', async () => {
     localStorage.setItem('token', 'ended-session');
     const router = createMemoryRouter(

@@ -18,12 +18,17 @@ export const authLink = new SetContextLink((previous) => {
 });
 
 /**
- * The API answers HTTP 401 only when it refuses the request's token (the session ended or expired); an operation's own
- * errors come with 200. Then the app is told, and signs out here.
+ * The API answers HTTP 401 only when it refuses the request's token (the session ended or expired), before running the
+ * operation; an operation's own errors come with 200. Then the app is told (it signs out here), and the operation is sent
+ * once more without the token: signing in again, or anything public, works at the first try.
  */
-export const sessionRefusedLink = new ErrorLink(({ operation }) => {
-  const { response } = operation.getContext();
-  if (response?.status === 401) window.dispatchEvent(new Event(SESSION_REFUSED_EVENT));
+export const sessionRefusedLink = new ErrorLink(({ operation, forward }) => {
+  const { response, headers, sentWithoutToken } = operation.getContext();
+  if (response?.status !== 401 || sentWithoutToken) return;
+  window.dispatchEvent(new Event(SESSION_REFUSED_EVENT));
+  const { authorization: _refused, ...others } = (headers ?? {}) as Record<string, string>;
+  operation.setContext({ headers: others, sentWithoutToken: true });
+  return forward(operation);
 });
 
 function webSocketUrl(path: string): string {
