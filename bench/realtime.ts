@@ -75,7 +75,10 @@ async function startServer(databaseUrl: string): Promise<Server> {
   };
 }
 
-/** Members straight into the database (a bcrypt sign-up each would take minutes), with tokens signed by the server's key. */
+/**
+ * Members straight into the database (a bcrypt sign-up each would take minutes), each with a session and its token
+ * signed by the server's key.
+ */
 async function createMembers(db: pg.Client, tokens: TokenService, count: number, prefix: string) {
   const ids: string[] = [];
   for (let start = 0; start < count; start += 500) {
@@ -90,7 +93,19 @@ async function createMembers(db: pg.Client, tokens: TokenService, count: number,
     );
     ids.push(...rows.map((row) => row.id));
   }
-  return Promise.all(ids.map(async (id) => ({ id, token: await tokens.sign(id) })));
+  const expiresAt = new Date(Date.now() + 24 * 60 * 60 * 1000);
+  const { rows: sessions } = await db.query<{ id: string; user_id: string }>(
+    `insert into member_session (id, user_id, created_at, last_seen_at, expires_at)
+     select gen_random_uuid(), user_id, now(), now(), $2 from unnest($1::uuid[]) as user_id
+     returning id, user_id`,
+    [ids, expiresAt],
+  );
+  return Promise.all(
+    sessions.map(async (session) => ({
+      id: session.user_id,
+      token: await tokens.sign({ id: session.user_id, sessionId: session.id }, expiresAt),
+    })),
+  );
 }
 
 /** Subscriptions the server ended or refused (each counted, the first few printed). */
@@ -244,7 +259,7 @@ async function main() {
   const db = new pg.Client({ connectionString: database.url });
   await db.connect();
   try {
-    const tokens = await TokenService.create(JWT_SECRET, tmpdir(), '1d');
+    const tokens = await TokenService.create(JWT_SECRET, tmpdir());
     const [dj] = await createMembers(db, tokens, 1, 'dj');
     const {
       rows: [mix],

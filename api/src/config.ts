@@ -65,6 +65,14 @@ const proxyTrust = z
 
 /** The word that turns publishing codes off (an empty BETA_CODES does too). */
 export const NO_BETA_CODES = 'none';
+const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
+/** A length of time written as 30d, 12h or 3600s, in milliseconds. */
+const duration = (fallback: string) =>
+  z
+    .string()
+    .regex(/^\d+[smhdw]$/, 'must look like 30d, 12h or 3600s')
+    .default(fallback)
+    .transform((v) => Number(v.slice(0, -1)) * UNIT_MS[v.slice(-1) as keyof typeof UNIT_MS]);
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -75,10 +83,9 @@ const envSchema = z.object({
   DATABASE_URL: optionalUrl(['postgres:', 'postgresql:']),
   EMBEDDED_PG_PORT: port(54329),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  JWT_TTL: z
-    .string()
-    .regex(/^\d+[smhdw]$/, 'must look like 30d, 12h or 3600s')
-    .default('30d'),
+  // The longest a sign-in lasts; within it, a session unused for SESSION_IDLE_TTL ends.
+  JWT_TTL: duration('30d'),
+  SESSION_IDLE_TTL: duration('14d'),
   SMTP_URL: optionalUrl(['smtp:', 'smtps:']),
   MAIL_FROM: z.string().min(3).default('mixcrate <no-reply@mixcrate.local>'),
   BETA_CODES: z

@@ -6,7 +6,7 @@ import { AdvisoryLocks } from './db/advisory-locks.js';
 import type { Orm } from './db/orm.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { RateLimits } from './modules/auth/rate-limits.js';
-import { signedInMembers } from './modules/auth/signed-in-members.js';
+import { SessionsService } from './modules/auth/sessions.service.js';
 import { TokenService } from './modules/auth/tokens.js';
 import { FollowsService } from './modules/follows/follows.service.js';
 import { LibraryService, savedByViewerSql } from './modules/library/library.service.js';
@@ -35,6 +35,7 @@ export interface Services {
   orm: Orm;
   storage: StorageDriver;
   auth: AuthService;
+  sessions: SessionsService;
   users: UsersService;
   mixes: MixesService;
   payments: PaymentsService;
@@ -54,7 +55,7 @@ export interface Services {
 /** Wires every domain service once; GraphQL resolvers and REST routes both call these. */
 export async function createServices(config: Config, orm: Orm, log: FastifyBaseLogger): Promise<Services> {
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
-  const tokens = await TokenService.create(config.JWT_SECRET, config.DATA_DIR, config.JWT_TTL);
+  const tokens = await TokenService.create(config.JWT_SECRET, config.DATA_DIR);
   const mailer = new Mailer(config.SMTP_URL, config.MAIL_FROM, join(config.DATA_DIR, 'outbox'), log, { logsBodies: !config.isProduction });
   const storage = createStorage(config);
   // The tracks module asks recognition (a module above it) for the tracks recognised in a mix through this callback.
@@ -68,7 +69,8 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
   const payments = new PaymentsService(orm, config, mixes, roles, rateLimits, log);
   payments.startSweeping();
   const databaseUrl = orm.config.get('clientUrl') ?? '';
-  const auth = new AuthService(orm, tokens, rateLimits, mailer, config.PUBLIC_URL, signedInMembers(databaseUrl, log));
+  const sessions = new SessionsService(orm, tokens, { lifetimeMs: config.JWT_TTL, idleMs: config.SESSION_IDLE_TTL }, databaseUrl, log);
+  const auth = new AuthService(orm, sessions, rateLimits, mailer, config.PUBLIC_URL);
   const locks = new AdvisoryLocks(databaseUrl, log);
   await locks.start();
   const waveforms = new WaveformService(
@@ -114,6 +116,7 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
     orm,
     storage,
     auth,
+    sessions,
     users,
     mixes,
     payments,

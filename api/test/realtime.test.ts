@@ -1,4 +1,4 @@
-import { SignJWT } from 'jose';
+import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, gql, type Member, signUpMember, type TestApp } from './support/app.js';
 import { CITIES, publishedMix } from './support/mixes.js';
@@ -240,8 +240,8 @@ describe('follow notifications', () => {
 });
 
 describe('socket authentication', () => {
-  const signed = (secret: string, subject: string, expiresAt: number) =>
-    new SignJWT({})
+  const signed = (secret: string, subject: string, expiresAt: number, sessionId?: string) =>
+    new SignJWT(sessionId ? { sid: sessionId } : {})
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(subject)
       .setIssuer('mixcrate')
@@ -278,7 +278,8 @@ describe('socket authentication', () => {
 
   test('a socket signed in with a token closes with 4403 when the token expires', async () => {
     const member = await signUpMember(t.app);
-    const shortLived = await signed(JWT_SECRET, member.id, Math.floor(Date.now() / 1000) + 4);
+    // The member's own session, in a token that expires before it does.
+    const shortLived = await signed(JWT_SECRET, member.id, Math.floor(Date.now() / 1000) + 4, decodeJwt(member.token).sid as string);
     const socket = watch(url, FOLLOW_EVENTS, {}, { token: shortLived });
     // Accepted while valid: a follow reaches it.
     await new Promise((resolve) => setTimeout(resolve, 300));

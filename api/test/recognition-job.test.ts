@@ -152,8 +152,9 @@ test('a job a stopped process left pending runs again at start', async () => {
     .getConnection()
     .execute(`insert into recognition_job (mix_id, state, fraction, updated_at) values (?, 'running', 0.4, now())`, [mix.id]);
   await t.services.media.resumeInterruptedWork();
+  const viewer = await t.services.auth.authenticate(owner.token);
   const view = await eventually(
-    () => t.services.recognitionJobs.forOwner({ id: owner.id }, mix.id),
+    () => t.services.recognitionJobs.forOwner(viewer, mix.id),
     (value) => value.state === 'done',
     120_000,
   );

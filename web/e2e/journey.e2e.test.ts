@@ -115,10 +115,13 @@ describe('a listener’s first visit, end to end', () => {
     await stranger.getByText('Shared by:').waitFor();
     await stranger.getByRole('heading', { name: mix.title }).waitFor();
 
-    // Sign out from the menu: back on the landing page with nothing stored.
+    // Sign out from the menu: back on the landing page with nothing stored, and the session ended on the server.
+    const token = await page.evaluate(() => localStorage.getItem('token'));
     await page.getByRole('button', { name: 'Open menu' }).click();
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL(`${baseUrl}/`);
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    const afterwards = await fetch(`${baseUrl}/api/user/logged-in-user`, { headers: { 'x-auth-token': token ?? '' } });
+    expect(afterwards.status).toBe(401);
   });
 });

@@ -1,3 +1,4 @@
+import { MemberSession } from '../modules/auth/member-session.entity.js';
 import { PasswordResetToken } from '../modules/auth/password-reset-token.entity.js';
 import { Follow } from '../modules/follows/follow.entity.js';
 import { SavedMix } from '../modules/library/saved-mix.entity.js';
@@ -27,6 +28,7 @@ export const entities = [
   SavedTrack,
   ...paymentEntities,
   PasswordResetToken,
+  MemberSession,
   MixFeedTally,
   StagedFile,
   ResumableUpload,

@@ -12,6 +12,12 @@ export interface NotifiedCacheOptions<Value> {
 }
 
 /**
+ * What changed: the keys a notification (or this process) named, or `'any'` when listening has just begun or resumed,
+ * since changes made while nobody listened were never heard.
+ */
+export type CacheChange = readonly string[] | 'any';
+
+/**
  * Values read from the database, remembered per key and correct at once on every instance: a table's trigger sends
  * the changed keys over LISTEN/NOTIFY and their entries go. Until the listening connection is up (and whenever it
  * drops) nothing is cached, so nothing can go stale. Only found values are kept: a miss always asks again.
@@ -27,6 +33,7 @@ export class NotifiedCache<Value> {
   private closed = false;
   private readonly ttlMs: number;
   private readonly maxEntries: number;
+  private readonly listeners = new Set<(change: CacheChange) => void>();
 
   constructor(
     private readonly connectionString: string,
@@ -57,6 +64,28 @@ export class NotifiedCache<Value> {
     return value;
   }
 
+  /**
+   * Drops keys this process has just changed, without waiting for their notification to come back, and tells the
+   * listeners at once (the notification tells them again, and every other instance).
+   */
+  forget(keys: readonly string[]): void {
+    if (keys.length === 0) return;
+    this.generation += 1;
+    for (const key of keys) this.entries.delete(key);
+    this.tell(keys);
+  }
+
+  /** Hears every change: the keys each notification names, and `'any'` when listening (re)starts. */
+  onChange(listener: (change: CacheChange) => void): () => void {
+    this.listeners.add(listener);
+    if (!this.listening) this.restart();
+    return () => this.listeners.delete(listener);
+  }
+
+  private tell(change: CacheChange): void {
+    for (const listener of this.listeners) listener(change);
+  }
+
   private forgetAll(): void {
     this.generation += 1;
     this.entries.clear();
@@ -75,7 +104,9 @@ export class NotifiedCache<Value> {
     };
     client.on('notification', (message) => {
       this.generation += 1;
-      for (const key of (message.payload ?? '').split(' ')) this.entries.delete(key);
+      const keys = (message.payload ?? '').split(' ');
+      for (const key of keys) this.entries.delete(key);
+      this.tell(keys);
     });
     client.on('error', lost);
     client.on('end', () => lost());
@@ -83,7 +114,10 @@ export class NotifiedCache<Value> {
     try {
       await client.connect();
       await client.query(`listen ${this.options.channel}`);
-      if (this.client === client) this.listening = true;
+      if (this.client === client) {
+        this.listening = true;
+        this.tell('any');
+      }
     } catch (error) {
       lost(error as Error);
     } finally {
@@ -97,6 +131,7 @@ export class NotifiedCache<Value> {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.listeners.clear();
     if (this.reconnect) clearTimeout(this.reconnect);
     await this.starting;
     const client = this.client;

@@ -23,17 +23,34 @@ export function bearerToken(header: unknown): string | null {
 /** What a graphql-ws connection's parameters say about its sign-in. */
 export type SocketCredentials = { kind: 'anonymous' } | { kind: 'token'; token: string } | { kind: 'malformed' };
 
+/** Where clients put the token: as over HTTP, as Apollo's docs show, and in a `headers` object (Hasura's habit). */
+const TOKEN_KEYS = ['authorization', 'Authorization', 'token', 'authToken'] as const;
+
+const absent = (value: unknown) => value === undefined || value === null || value === '';
+
+/** A token with or without its `Bearer ` prefix; null when the value is no token in either shape. */
+function tokenIn(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  if (/^bearer(\s|$)/i.test(value.trim())) return bearerToken(value);
+  return /^\S+$/.test(value) ? value : null;
+}
+
 /**
- * The sign-in a graphql-ws client sent in `connectionParams`: `authorization: "Bearer <token>"` (as over HTTP) or
- * `token`. Neither (or empty) is anonymous; anything else that is not a token in one of those shapes is malformed.
+ * The sign-in a graphql-ws client sent in `connectionParams`: a token, bare or as `Bearer <token>`, under
+ * `authorization`, `Authorization`, `token` or `authToken`, or as the `Authorization` header in `headers` (any case).
+ * None of them (or empty) is anonymous. The same token under several keys is one sign-in; a value that is no token, or
+ * two different tokens, is malformed: which one the client meant cannot be known.
  */
 export function socketCredentials(params: Readonly<Record<string, unknown>> | undefined): SocketCredentials {
-  const { authorization, token } = params ?? {};
-  const absent = (value: unknown) => value === undefined || value === null || value === '';
-  if (absent(authorization) && absent(token)) return { kind: 'anonymous' };
-  if (!absent(authorization)) {
-    const bearer = bearerToken(authorization);
-    return bearer && absent(token) ? { kind: 'token', token: bearer } : { kind: 'malformed' };
-  }
-  return typeof token === 'string' && /^\S+$/.test(token) ? { kind: 'token', token } : { kind: 'malformed' };
+  const headers = params?.headers;
+  if (!absent(headers) && (typeof headers !== 'object' || Array.isArray(headers))) return { kind: 'malformed' };
+  // Header names are case-insensitive, as over HTTP.
+  const headerValues = Object.entries(headers ?? {})
+    .filter(([name]) => name.toLowerCase() === 'authorization')
+    .map(([, value]) => value);
+  const given = [...TOKEN_KEYS.map((key) => params?.[key]), ...headerValues].filter((value) => !absent(value));
+  if (given.length === 0) return { kind: 'anonymous' };
+  const tokens = new Set(given.map(tokenIn));
+  const [token] = tokens;
+  return tokens.size === 1 && token ? { kind: 'token', token } : { kind: 'malformed' };
 }

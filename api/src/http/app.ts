@@ -12,15 +12,15 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import { decodeJwt } from 'jose';
 import pino from 'pino';
-import { type WebSocket, WebSocketServer } from 'ws';
+import { WebSocketServer } from 'ws';
 import { type GraphQLContext, socketCredentials } from '../graphql/context.js';
 import { formatGraphQLError, formatWebSocketErrors } from '../graphql/errors.js';
 import { operationLimitsPlugin, prepareWebSocketOperation } from '../graphql/limits.js';
 import { createPubSubFor } from '../graphql/pubsub.js';
 import { buildGraphQLSchema } from '../graphql/schema.js';
 import { subscribeSharingResults } from '../graphql/shared-results.js';
+import { SignedInSockets } from '../graphql/signed-in-sockets.js';
 import { Topics } from '../graphql/topics.js';
 import { OneLinePerRequest } from '../logger.js';
 import { registerRestRoutes } from '../rest/index.js';
@@ -43,21 +43,6 @@ export interface AppOptions {
   logger?: FastifyBaseLogger;
   /** The built web app (web/dist); served at / with a fallback to index.html for client routes. */
   webRoot?: string;
-}
-
-/** The longest a Node timer waits; a later expiry closes the socket then, and the client reconnects with its token. */
-const LONGEST_TIMER_MS = 2 ** 31 - 1;
-
-/** A socket signed in with a token lasts as long as the token: when it expires the socket closes with 4403. */
-function closeWhenExpired(socket: WebSocket, token: string): void {
-  const { exp } = decodeJwt(token);
-  if (exp === undefined) return;
-  const timer = setTimeout(
-    () => socket.close(4403, 'Forbidden: the session expired'),
-    Math.min(LONGEST_TIMER_MS, Math.max(0, exp * 1000 - Date.now())),
-  );
-  timer.unref();
-  socket.once('close', () => clearTimeout(timer));
 }
 
 async function graphqlViewer(services: Services, request: FastifyRequest) {
@@ -162,13 +147,14 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   const formatSocketErrors = formatWebSocketErrors(config.isProduction);
   const wsServer = new WebSocketServer({ server: app.server, path: '/graphql', verifyClient: publicApi.verifySocketOrigin });
   const socketRateLimit = publicApi.socketRateLimit(schema);
-  // Who each socket is: decided once, when it connects, from the same token as over HTTP.
+  // Who each socket is: decided once, when it connects, from the same token as over HTTP; it closes when that ends.
   const socketViewers = new WeakMap<object, Viewer | null>();
+  const signedInSockets = new SignedInSockets(services.sessions, app.log);
   const wsCleanup = useServer(
     {
       schema,
-      // No token: anonymous (public subscriptions only). A malformed, forged or expired token closes the socket with
-      // 4403 Forbidden rather than quietly treating the client as nobody.
+      // No token: anonymous (public subscriptions only). A malformed, forged or expired token, or an ended session,
+      // closes the socket with 4403 Forbidden rather than quietly treating the client as nobody.
       onConnect: async (ctx) => {
         const credentials = socketCredentials(ctx.connectionParams);
         if (credentials.kind === 'malformed') return false;
@@ -177,8 +163,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
           return true;
         }
         try {
-          socketViewers.set(ctx, await services.auth.authenticate(credentials.token));
-          closeWhenExpired(ctx.extra.socket, credentials.token);
+          socketViewers.set(ctx, await signedInSockets.admit(ctx.extra.socket, credentials.token));
           return true;
         } catch (error) {
           if (error instanceof DomainError) return false;
@@ -256,6 +241,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
 
   app.addHook('onClose', async () => {
     for (const unsubscribe of unsubscribers) unsubscribe();
+    signedInSockets.dispose();
     await wsCleanup.dispose();
     wsServer.close();
     await events.close();

@@ -5,7 +5,7 @@ import type { Services } from '../services.js';
 import { requireViewer } from '../shared/viewer.js';
 import { bodyOf } from './request.js';
 
-/** SPEC §7 auth rows: sign-up, sign-in, password check/change, reset by email. */
+/** SPEC §7 auth rows: sign-up, sign-in, password check/change, reset by email; and signing out (issue 26). */
 export function authRoutes(services: Services) {
   return async (app: FastifyInstance) => {
     app.post('/user/create-user', async (request, reply) => {
@@ -48,11 +48,21 @@ export function authRoutes(services: Services) {
       const viewer = requireViewer(await viewerOf(services, request));
       const body = bodyOf(request);
       await services.auth.changePassword(
-        viewer.id,
+        viewer,
         { oldPassword: body.password ?? body.oldPassword, newPassword: body.newPassword },
         { ip: request.ip },
       );
       return { message: authMessages.passwordUpdated };
+    });
+
+    app.post('/auth/logout', async (request) => {
+      await services.auth.signOut(requireViewer(await viewerOf(services, request)));
+      return { message: authMessages.signedOut };
+    });
+
+    app.post('/auth/logout-everywhere', async (request) => {
+      const ended = await services.auth.signOutEverywhere(requireViewer(await viewerOf(services, request)));
+      return { message: authMessages.signedOutEverywhere, sessions_ended: ended };
     });
   };
 }

@@ -23,6 +23,8 @@ export interface Watch {
   ended: Promise<unknown>;
   /** The close code, when the server closes the socket. */
   closed: Promise<number>;
+  /** Resolves once the server has accepted the connection (its sign-in included). */
+  connected: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -36,12 +38,14 @@ export function watch(
   const waiting: ((message: SocketMessage) => void)[] = [];
   let closedWith: (code: number) => void = () => undefined;
   const closed = new Promise<number>((resolve) => (closedWith = resolve));
+  let connectedNow: () => void = () => undefined;
+  const connected = new Promise<void>((resolve) => (connectedNow = resolve));
   const client = createClient({
     url,
     webSocketImpl: WebSocket,
     connectionParams,
     retryAttempts: 0,
-    on: { closed: (event) => closedWith((event as { code: number }).code) },
+    on: { closed: (event) => closedWith((event as { code: number }).code), connected: () => connectedNow() },
   });
   const ended = new Promise<unknown>((resolve) => {
     client.subscribe(
@@ -65,6 +69,7 @@ export function watch(
     },
     ended,
     closed,
+    connected,
     stop: async () => {
       await client.dispose();
     },

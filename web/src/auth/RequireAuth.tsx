@@ -3,17 +3,22 @@ import { readToken } from '../lib/storage';
 import { usePlayerMode } from '../player/PlayerProvider';
 import { RestoreCurrentMix } from '../player/RestoreCurrentMix';
 import { useAuth } from './auth';
+import type { LeavingState } from './use-sign-out-here';
 
 /**
- * SPEC §2 route guard: a private route admits the user when a token is in the auth state or in local storage;
+ * SPEC §2 route guard: a private route admits the user when a token is in the auth state or in local storage (else it
+ * leads to the landing page, or where a sign-out on purpose said, with its notice);
  * private routes wrap the player in private mode (it remembers the position and reports listens) and restore the
  * member's remembered mix.
  */
 export function RequireAuth() {
-  const { token } = useAuth();
+  const { token, leaving } = useAuth();
   const admitted = Boolean(token || readToken());
   usePlayerMode(admitted ? 'private' : 'public');
-  if (!admitted) return <Navigate to="/" replace />;
+  if (!admitted) {
+    const state: LeavingState | undefined = leaving?.notice ? { notice: leaving.notice } : undefined;
+    return <Navigate to={leaving?.to ?? '/'} state={state} replace />;
+  }
   return (
     <>
       <RestoreCurrentMix />

@@ -1,7 +1,8 @@
+import { useMutation } from '@apollo/client/react';
 import { useEffect, useRef } from 'react';
-import { NavLink, useNavigate } from 'react-router';
-import { useAuth } from '../auth/auth';
-import { usePlayer } from '../player/PlayerProvider';
+import { NavLink } from 'react-router';
+import { useSignOutHere } from '../auth/use-sign-out-here';
+import { SignOutDocument } from '../gql/graphql';
 import { CloseIcon } from './icons/Icons';
 import styles from './SideMenu.module.css';
 
@@ -17,9 +18,8 @@ interface SideMenuProps {
  */
 export function SideMenu({ open, onClose, userName }: SideMenuProps) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const auth = useAuth();
-  const player = usePlayer();
-  const navigate = useNavigate();
+  const [signOut, signingOut] = useMutation(SignOutDocument);
+  const signOutHere = useSignOutHere();
 
   useEffect(() => {
     const element = dialog.current;
@@ -28,18 +28,12 @@ export function SideMenu({ open, onClose, userName }: SideMenuProps) {
     if (!open && element.open) element.close?.();
   }, [open]);
 
-  function logout() {
-    // SPEC §2: logout clears all local storage and every client state group.
-    player.pause();
-    try {
-      localStorage.clear();
-    } catch {
-      // Storage unavailable: nothing stored to clear.
-    }
-    // The GraphQL boundary drops what the cache holds for this session when the token goes.
-    auth.signOut();
+  async function logout() {
+    // The server ends the session first, so the token stops working everywhere it was copied; signing out here goes
+    // ahead whether or not it could be told (offline, or the session had already ended).
+    await signOut().catch(() => undefined);
     onClose();
-    navigate('/');
+    signOutHere('/');
   }
 
   const item = ({ isActive }: { isActive: boolean }) => [styles.link, isActive ? styles.active : ''].join(' ');
@@ -95,8 +89,14 @@ export function SideMenu({ open, onClose, userName }: SideMenuProps) {
             </NavLink>
           </li>
           <li>
-            <button type="button" className={styles.link} onClick={logout}>
-              Logout
+            <button
+              type="button"
+              className={styles.link}
+              onClick={logout}
+              disabled={signingOut.loading}
+              aria-busy={signingOut.loading || undefined}
+            >
+              {signingOut.loading ? 'Logging out…' : 'Logout'}
             </button>
           </li>
         </ul>

@@ -1,16 +1,32 @@
 import { ApolloClient, ApolloLink, HttpLink, InMemoryCache } from '@apollo/client';
 import { SetContextLink } from '@apollo/client/link/context';
+import { ErrorLink } from '@apollo/client/link/error';
 import { GraphQLWsLink } from '@apollo/client/link/subscriptions';
 import { getMainDefinition } from '@apollo/client/utilities';
 import { OperationTypeNode } from 'graphql';
 import { createClient } from 'graphql-ws';
 import { createContext } from 'react';
+import { SESSION_REFUSED_EVENT } from '../auth/auth';
 import { authHeaders } from './auth-headers';
 import { takeServerState } from './server-state';
 import { readToken } from './storage';
 
 /** Adds the sign-in (authHeaders) from localStorage 'token' to every operation, read at request time. */
 export const authLink = new SetContextLink((previous) => ({ headers: { ...previous.headers, ...authHeaders() } }));
+
+/**
+ * The API answers HTTP 401 only when it refuses the request's token (the session ended or expired), before running the
+ * operation; an operation's own errors come with 200. Then the app is told (it signs out here), and the operation is sent
+ * once more without the token: signing in again, or anything public, works at the first try.
+ */
+export const sessionRefusedLink = new ErrorLink(({ operation, forward }) => {
+  const { response, headers, sentWithoutToken } = operation.getContext();
+  if (response?.status !== 401 || sentWithoutToken) return;
+  window.dispatchEvent(new Event(SESSION_REFUSED_EVENT));
+  const { authorization: _refused, ...others } = (headers ?? {}) as Record<string, string>;
+  operation.setContext({ headers: others, sentWithoutToken: true });
+  return forward(operation);
+});
 
 function webSocketUrl(path: string): string {
   const url = new URL(path, window.location.href);
@@ -59,7 +75,7 @@ export function createCache(): InMemoryCache {
 
 export function createApolloClient(uri = '/graphql'): ApolloClient {
   // Apollo Client sends content-type application/json, which the server's CSRF prevention requires.
-  const http = ApolloLink.from([authLink, new HttpLink({ uri })]);
+  const http = ApolloLink.from([sessionRefusedLink, authLink, new HttpLink({ uri })]);
   const link = typeof WebSocket === 'undefined' ? http : ApolloLink.split(isSubscription, subscriptionLink(uri), http);
   return new ApolloClient({ link, cache: createCache() });
 }

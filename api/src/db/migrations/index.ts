@@ -11,6 +11,7 @@ import { Migration20261201000000_rate_limits } from './Migration20261201000000_r
 import { Migration20261202000000_resumable_uploads } from './Migration20261202000000_resumable_uploads.js';
 import { Migration20261203000000_members_removed } from './Migration20261203000000_members_removed.js';
 import { Migration20261204000000_location_cells } from './Migration20261204000000_location_cells.js';
+import { Migration20261205000000_sessions } from './Migration20261205000000_sessions.js';
 import { Migration20261210000000_member_roles } from './Migration20261210000000_member_roles.js';
 
 /** Every migration, in order. Listed explicitly so discovery does not depend on file globs or the build tool. */
@@ -28,5 +29,6 @@ export const migrations = [
   { name: 'Migration20261202000000_resumable_uploads', class: Migration20261202000000_resumable_uploads },
   { name: 'Migration20261203000000_members_removed', class: Migration20261203000000_members_removed },
   { name: 'Migration20261204000000_location_cells', class: Migration20261204000000_location_cells },
+  { name: 'Migration20261205000000_sessions', class: Migration20261205000000_sessions },
   { name: 'Migration20261210000000_member_roles', class: Migration20261210000000_member_roles },
 ];

@@ -30,7 +30,13 @@ export const OPERATIONS: Record<string, Operation> = {
   },
   'POST /api/user/reset-password': { summary: 'Mail a password reset link', body: { email: 'string' } },
   'POST /api/user/check-password': { summary: 'Check the current password', body: { password: 'string' }, member: true },
-  'PUT /api/user/update-password': { summary: 'Change the password (after check-password)', body: { newPassword: 'string' }, member: true },
+  'PUT /api/user/update-password': {
+    summary: 'Change the password (after check-password); ends the member’s other sessions',
+    body: { newPassword: 'string' },
+    member: true,
+  },
+  'POST /api/auth/logout': { summary: 'Sign out: end the session the token belongs to', member: true },
+  'POST /api/auth/logout-everywhere': { summary: 'End every session of the member, this one included', member: true },
   'PATCH /api/user/opt-in': { summary: 'Set the mailing opt-in', body: { userId: 'string', has_opted_in: 'boolean' }, member: true },
   'PATCH /api/user/add-username': {
     summary: 'Choose a user name (sign-up step)',

@@ -1,4 +1,4 @@
-import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
+import { Arg, Ctx, Int, Mutation, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { requireViewer } from '../../shared/viewer.js';
 import { ViewerObject } from '../users/user.types.js';
@@ -29,8 +29,19 @@ export class AuthResolver {
 
   @Mutation(() => String)
   async changePassword(@Arg('input', () => ChangePasswordInput) input: ChangePasswordInput, @Ctx() ctx: GraphQLContext): Promise<string> {
-    await ctx.services.auth.changePassword(requireViewer(ctx.viewer).id, input, { ip: ctx.ip });
+    await ctx.services.auth.changePassword(requireViewer(ctx.viewer), input, { ip: ctx.ip });
     return authMessages.passwordUpdated;
+  }
+
+  @Mutation(() => String, { description: 'Ends the session this request came with: its token stops working, its sockets close.' })
+  async signOut(@Ctx() ctx: GraphQLContext): Promise<string> {
+    await ctx.services.auth.signOut(requireViewer(ctx.viewer));
+    return authMessages.signedOut;
+  }
+
+  @Mutation(() => Int, { description: 'Ends every session of the member, this one included; answers how many ended.' })
+  signOutEverywhere(@Ctx() ctx: GraphQLContext): Promise<number> {
+    return ctx.services.auth.signOutEverywhere(requireViewer(ctx.viewer));
   }
 
   @Mutation(() => String, { description: 'Mails a single-use reset link; the same answer whether or not the email is a member.' })

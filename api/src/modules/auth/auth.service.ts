@@ -11,8 +11,7 @@ import { AuthErrors, authMessages } from './auth.errors.js';
 import { currentPasswordInput, emailInput, passwordInput, resetInput, signInInput, signUpInput } from './auth.inputs.js';
 import { type IPasswordResetToken, PasswordResetToken } from './password-reset-token.entity.js';
 import type { RateLimits } from './rate-limits.js';
-import type { SignedInMembers } from './signed-in-members.js';
-import type { TokenService } from './tokens.js';
+import type { SessionsService } from './sessions.service.js';
 
 export const BCRYPT_COST = 12;
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
@@ -33,15 +32,14 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 // Compared against when the email is unknown, so a wrong email costs as long as a wrong password.
 const DUMMY_HASH = bcrypt.hashSync('not-a-real-password', BCRYPT_COST);
 
-/** Accounts: sign-up, sign-in, tokens, password check/change, and reset by email. */
+/** Accounts: sign-up, sign-in and sign-out, password check/change, and reset by email. */
 export class AuthService {
   constructor(
     private readonly orm: Orm,
-    private readonly tokens: TokenService,
+    private readonly sessions: SessionsService,
     private readonly limits: RateLimits,
     private readonly mailer: Mailer,
     private readonly publicUrl: string,
-    private readonly members: SignedInMembers,
   ) {}
 
   private em(): EntityManager {
@@ -52,15 +50,16 @@ export class AuthService {
     const { email, password, hasOptedIn } = parseInput(signUpInput, input);
     await this.limits.consume([['signUpPerIp', meta.ip]]);
     const passwordHash = await bcrypt.hash(password, BCRYPT_COST);
-    const em = this.em();
-    const user = em.create(User, { email, passwordHash, hasOptedIn });
     try {
-      await em.persist(user).flush();
+      return await this.em().transactional(async (em) => {
+        const user = em.create(User, { email, passwordHash, hasOptedIn });
+        await em.persist(user).flush();
+        return { token: await this.sessions.begin(em, user.id), user };
+      });
     } catch (error) {
       if (String((error as Error).message).includes('app_user_email_unique')) throw AuthErrors.emailTaken();
       throw error;
     }
-    return { token: await this.tokens.sign(user.id), user };
   }
 
   async signIn(input: { email: unknown; password: unknown }, meta: RequestMeta): Promise<AuthResult> {
@@ -69,18 +68,26 @@ export class AuthService {
       ['signInPerIp', meta.ip],
       ['signInPerEmail', email],
     ]);
-    const user = await this.em().findOne(User, { email });
+    const em = this.em();
+    const user = await em.findOne(User, { email });
     const matches = await bcrypt.compare(password, user?.passwordHash ?? DUMMY_HASH);
     if (!user || !matches) throw AuthErrors.signInFailed();
-    return { token: await this.tokens.sign(user.id), user };
+    return { token: await em.transactional((inner) => this.sessions.begin(inner, user.id)), user };
   }
 
-  /** The viewer behind a token; 401 when it is forged, expired, or its account is gone. */
-  async authenticate(token: string): Promise<Viewer> {
-    const viewer = await this.tokens.verify(token);
-    const exists = await this.members.get(viewer.id, async () => ((await this.em().count(User, { id: viewer.id })) > 0 ? true : null));
-    if (!exists) throw AuthErrors.invalidToken();
-    return viewer;
+  /** The viewer behind a token; 401 when it is forged or expired, or its session has ended (its account gone with it). */
+  authenticate(token: string): Promise<Viewer> {
+    return this.sessions.authenticate(token);
+  }
+
+  /** Ends the session the request came with (this device). */
+  async signOut(viewer: Viewer): Promise<void> {
+    await this.sessions.end(viewer.sessionId);
+  }
+
+  /** Ends every session of the member, this one included; how many ended. */
+  signOutEverywhere(viewer: Viewer): Promise<number> {
+    return this.sessions.endAll(viewer.id);
   }
 
   async checkPassword(userId: string, rawPassword: unknown, meta: RequestMeta): Promise<void> {
@@ -99,15 +106,16 @@ export class AuthService {
   /**
    * Changes the password. The old password is required, either in this call or through a password check within the last
    * ten minutes (the SPEC's settings screen checks first, then updates): a stolen token alone cannot take the account.
+   * Every other session of the member ends with the old password; the one that changed it stays signed in.
    */
-  async changePassword(userId: string, input: { oldPassword?: unknown; newPassword: unknown }, meta: RequestMeta): Promise<void> {
+  async changePassword(viewer: Viewer, input: { oldPassword?: unknown; newPassword: unknown }, meta: RequestMeta): Promise<void> {
     const newPassword = parseInput(passwordInput, input.newPassword);
     await this.limits.consume([
       ['passwordCheckPerIp', meta.ip],
-      ['passwordCheckPerMember', userId],
+      ['passwordCheckPerMember', viewer.id],
     ]);
-    await this.em().transactional(async (em) => {
-      const user = await em.findOneOrFail(User, userId);
+    const ended = await this.em().transactional(async (em) => {
+      const user = await em.findOneOrFail(User, viewer.id);
       if (input.oldPassword !== undefined && input.oldPassword !== null) {
         const old = typeof input.oldPassword === 'string' ? input.oldPassword.trim() : '';
         if (!(await bcrypt.compare(old, user.passwordHash))) throw AuthErrors.passwordIncorrect();
@@ -116,7 +124,9 @@ export class AuthService {
       }
       user.passwordHash = await bcrypt.hash(newPassword, BCRYPT_COST);
       user.passwordCheckedAt = null;
+      return this.sessions.endWithin(em, viewer.id, viewer.sessionId);
     });
+    this.sessions.forget(ended);
   }
 
   /** Mails a single-use link; known and unknown emails get the same answer, so nobody can probe who is a member. */
@@ -148,7 +158,7 @@ export class AuthService {
       throw AuthErrors.resetLinkInvalid();
     }
     const passwordHash = await bcrypt.hash(newPassword, BCRYPT_COST);
-    await this.em().transactional(async (em) => {
+    const ended = await this.em().transactional(async (em) => {
       const reset = await em.findOne(
         PasswordResetToken,
         { tokenHash: sha256(token) },
@@ -159,11 +169,14 @@ export class AuthService {
       reset.user.passwordHash = passwordHash;
       // One reset spends every outstanding link of the account.
       await em.nativeUpdate(PasswordResetToken, { user: reset.user, usedAt: null, id: { $ne: reset.id } }, { usedAt: new Date() });
+      // Whoever knew the old password is signed out everywhere: the member signs in afresh with the new one.
+      return this.sessions.endWithin(em, reset.user.id);
     });
+    this.sessions.forget(ended);
     return authMessages.passwordCreated;
   }
 
   close(): Promise<void> {
-    return this.members.close();
+    return this.sessions.close();
   }
 }

@@ -2,23 +2,23 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { errors, jwtVerify, SignJWT } from 'jose';
+import { errors, type JWTPayload, jwtVerify, SignJWT } from 'jose';
 import { isUuid } from '../../shared/cursor.js';
-import { UnauthenticatedError } from '../../shared/errors.js';
 import type { Viewer } from '../../shared/viewer.js';
+import { AuthErrors } from './auth.errors.js';
 
 const ISSUER = 'mixcrate';
 
-/** Signs and verifies session tokens (HS256). */
+/**
+ * Signs and verifies session tokens (HS256): the member (`sub`) and the session (`sid`). A token only carries them;
+ * whether the session still holds is the session table's to say (sessions.service.ts).
+ */
 export class TokenService {
-  private constructor(
-    private readonly key: Uint8Array,
-    private readonly ttl: string,
-  ) {}
+  private constructor(private readonly key: Uint8Array) {}
 
   /** Uses JWT_SECRET when given; otherwise a secret generated once and kept under DATA_DIR, so sessions survive restarts. */
-  static async create(secret: string | undefined, dataDir: string, ttl: string): Promise<TokenService> {
-    if (secret) return new TokenService(new TextEncoder().encode(secret), ttl);
+  static async create(secret: string | undefined, dataDir: string): Promise<TokenService> {
+    if (secret) return new TokenService(new TextEncoder().encode(secret));
     const file = join(dataDir, 'secrets', 'jwt-secret');
     if (!existsSync(file)) {
       await mkdir(dirname(file), { recursive: true });
@@ -26,28 +26,32 @@ export class TokenService {
         if (error.code !== 'EEXIST') throw error;
       });
     }
-    return new TokenService(new TextEncoder().encode((await readFile(file, 'utf8')).trim()), ttl);
+    return new TokenService(new TextEncoder().encode((await readFile(file, 'utf8')).trim()));
   }
 
-  sign(userId: string): Promise<string> {
-    return new SignJWT({})
+  sign(viewer: Viewer, expiresAt: Date): Promise<string> {
+    return new SignJWT({ sid: viewer.sessionId })
       .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(userId)
+      .setSubject(viewer.id)
       .setIssuer(ISSUER)
       .setIssuedAt()
-      .setExpirationTime(this.ttl)
+      .setExpirationTime(expiresAt)
       .sign(this.key);
   }
 
+  /** The member and session a token names, when it is ours and unexpired; whether the session holds is not asked here. */
   async verify(token: string): Promise<Viewer> {
+    let payload: JWTPayload;
     try {
-      const { payload } = await jwtVerify(token, this.key, { issuer: ISSUER, algorithms: ['HS256'] });
-      // A subject that is no member id (only someone holding the secret could sign one) is as invalid as a forged token.
-      if (!isUuid(payload.sub)) throw new UnauthenticatedError('Invalid token');
-      return { id: payload.sub };
+      ({ payload } = await jwtVerify(token, this.key, { issuer: ISSUER, algorithms: ['HS256'] }));
     } catch (error) {
-      if (error instanceof errors.JWTExpired) throw new UnauthenticatedError('Your session has expired, please sign in again');
-      throw new UnauthenticatedError('Invalid token');
+      if (error instanceof errors.JWTExpired) throw AuthErrors.sessionExpired();
+      throw AuthErrors.invalidToken();
     }
+    // A subject that is no member id (only someone holding the secret could sign one) is as invalid as a forged token.
+    if (!isUuid(payload.sub)) throw AuthErrors.invalidToken();
+    // Tokens from before sessions existed name none: nothing can end them, so they no longer count.
+    if (!isUuid(payload.sid)) throw AuthErrors.sessionEnded();
+    return { id: payload.sub, sessionId: payload.sid };
   }
 }

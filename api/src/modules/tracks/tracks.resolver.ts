@@ -1,7 +1,6 @@
 import { Arg, Args, Ctx, ID, Query, Resolver } from 'type-graphql';
 import { PageArgs } from '../../graphql/connection.js';
 import type { GraphQLContext } from '../../graphql/context.js';
-import { Lookup } from '../../graphql/limits.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { requireViewer } from '../../shared/viewer.js';
 import { TrackConnectionObject, TrackLookupRowInput, TrackObject } from './track.types.js';

@@ -6,6 +6,7 @@ import { type FormattedExecutionResult, GraphQLError } from 'graphql';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuthProvider } from '../../auth/auth';
+import { RequireAuth } from '../../auth/RequireAuth';
 import {
   BillingDocument,
   type BillingQuery,
@@ -13,9 +14,11 @@ import {
   CheckPasswordDocument,
   EarningsPeriodsDocument,
   LedgerAccessDocument,
+  SignOutEverywhereDocument,
   ViewerDocument,
 } from '../../gql/graphql';
 import { PlayerProvider } from '../../player/PlayerProvider';
+import { SignInPage } from '../signin/SignInPage';
 import { RESULT_CLEAR_MS, SettingsPage } from './SettingsPage';
 
 const mixOf = (id: string, title: string) => ({ id, title, coverUrl: `/media/${id}.jpg` });
@@ -58,7 +61,15 @@ const NEW = 'Newpass1!';
 
 function renderSettings(mocks: MockLink.MockedResponse[]) {
   localStorage.setItem('token', 'token-1');
-  const router = createMemoryRouter([{ path: '/settings', element: <SettingsPage /> }], { initialEntries: ['/settings'] });
+  // As in the app: settings is private, and the sign-in page loads as its own chunk.
+  const router = createMemoryRouter(
+    [
+      { element: <RequireAuth />, children: [{ path: '/settings', element: <SettingsPage /> }] },
+      { path: '/signin', lazy: async () => ({ Component: SignInPage }) },
+      { path: '/', element: <h1>Landing</h1> },
+    ],
+    { initialEntries: ['/settings'] },
+  );
   render(
     <AuthProvider>
       <PlayerProvider>
@@ -218,5 +229,58 @@ describe('settings page', () => {
     await screen.findByRole('region', { name: 'Billing' });
     await screen.findByText('Subscription: canceled, ends Dec 24th 26');
     expect(screen.queryByRole('heading', { name: 'Creator earnings' })).toBeNull();
+  });
+});
+
+describe('signing out everywhere', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const everywhere = (calls: string[], result: FormattedExecutionResult): MockLink.MockedResponse => ({
+    request: { query: SignOutEverywhereDocument },
+    result: recorded(calls, 'everywhere', result),
+  });
+
+  it('asks first; Cancel changes nothing', async () => {
+    const calls: string[] = [];
+    const user = renderSettings([everywhere(calls, { data: { signOutEverywhere: 3 } })]);
+    const sessions = screen.getByRole('region', { name: 'Sessions' });
+    await user.click(screen.getByRole('button', { name: 'Sign out everywhere' }));
+    const confirm = screen.getByRole('button', { name: 'Yes, sign out everywhere' });
+    expect(document.activeElement).toBe(confirm);
+    expect(confirm.getAttribute('aria-describedby')).toBe('sessions-confirm');
+    expect(sessions.textContent).toContain('Sign out on every device, this one too?');
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.getByRole('button', { name: 'Sign out everywhere' })).toBeTruthy();
+    expect(calls).toEqual([]);
+    expect(localStorage.getItem('token')).toBe('token-1');
+  });
+
+  it('ends every session on the server, forgets this one, and the sign-in page says how many ended', async () => {
+    const calls: string[] = [];
+    const user = renderSettings([everywhere(calls, { data: { signOutEverywhere: 3 } })]);
+    await user.click(screen.getByRole('button', { name: 'Sign out everywhere' }));
+    await user.click(screen.getByRole('button', { name: 'Yes, sign out everywhere' }));
+
+    const notice = await screen.findByText('You are signed out on every device: 3 sessions ended, this one included.');
+    expect(notice.getAttribute('role')).toBe('status');
+    expect(screen.getByRole('heading', { name: "Let's login" })).toBeTruthy();
+    expect(calls).toEqual(['everywhere']);
+    expect(localStorage.getItem('token')).toBeNull();
+  });
+
+  it('stays signed in and says so when the server could not do it', async () => {
+    const calls: string[] = [];
+    const user = renderSettings([
+      everywhere(calls, { errors: [new GraphQLError('boom', { extensions: { code: 'INTERNAL_SERVER_ERROR', status: 500 } })] }),
+    ]);
+    await user.click(screen.getByRole('button', { name: 'Sign out everywhere' }));
+    await user.click(screen.getByRole('button', { name: 'Yes, sign out everywhere' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('boom');
+    expect(localStorage.getItem('token')).toBe('token-1');
   });
 });

@@ -2,10 +2,11 @@ import { useMutation, useQuery } from '@apollo/client/react';
 import { hints } from '@mixcrate/api/rules';
 import { passwordWithConfirmationSchema } from '@mixcrate/api/validation';
 import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from 'react';
+import { useSignOutHere } from '../../auth/use-sign-out-here';
 import { AppShell } from '../../components/AppShell';
 import buttons from '../../components/Button.module.css';
 import { PasswordField } from '../../components/PasswordField';
-import { ChangePasswordDocument, CheckPasswordDocument, LedgerAccessDocument } from '../../gql/graphql';
+import { ChangePasswordDocument, CheckPasswordDocument, LedgerAccessDocument, SignOutEverywhereDocument } from '../../gql/graphql';
 import { validate } from '../../lib/form-errors';
 import { serverMessage, serverStatus } from '../../lib/server-message';
 import { BillingSection } from './BillingSection';
@@ -20,7 +21,14 @@ export const settingsMessages = {
   checkFailed: 'Password check failed',
   updateFailed: 'Password update failed',
   somethingWrong: 'Something went wrong',
+  signOutEverywhereFailed: 'Could not sign out everywhere. Please try again.',
 } as const;
+
+/** What the sign-in page says after "Sign out everywhere": how many sessions ended, this one among them. */
+export function signedOutEverywhereNotice(ended: number): string {
+  if (ended <= 1) return 'You are signed out. No other device was signed in.';
+  return `You are signed out on every device: ${ended} sessions ended, this one included.`;
+}
 
 type Field = 'oldPassword' | 'password' | 'confirmPassword';
 type Values = Record<Field, string>;
@@ -129,7 +137,81 @@ function PasswordChange() {
   );
 }
 
-/** SPEC §2 `/settings`: one column, no sidebar; password change, billing, and creator earnings for operators. */
+/**
+ * Ends every session of the member, on every phone and computer, this one too: after a lost phone, or a password that
+ * may have leaked. Asks first; then the sign-in page says how many sessions ended.
+ */
+function SignOutEverywhere() {
+  const [confirming, setConfirming] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [signOutEverywhere, { loading }] = useMutation(SignOutEverywhereDocument);
+  const signOutHere = useSignOutHere();
+  const confirmButton = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (confirming) confirmButton.current?.focus();
+  }, [confirming]);
+
+  async function confirm() {
+    setFailure(null);
+    try {
+      const answer = await signOutEverywhere();
+      signOutHere('/signin', signedOutEverywhereNotice(answer.data?.signOutEverywhere ?? 1));
+    } catch (error) {
+      // A session that had already ended cannot end again: this device is signed out all the same.
+      if (serverStatus(error) === 401) signOutHere('/signin', signedOutEverywhereNotice(1));
+      else setFailure(serverMessage(error, settingsMessages.signOutEverywhereFailed));
+    }
+  }
+
+  return (
+    <section className={styles.section} aria-labelledby="sessions-title">
+      <h2 id="sessions-title" className={styles.sectionTitle}>
+        Sessions
+      </h2>
+      <p className={styles.text} id="sessions-text">
+        Signed in on a phone or computer you no longer use, or worried someone else is? Sign out everywhere ends every session, this one
+        included; a password change signs out every other device.
+      </p>
+      {confirming ? (
+        <div className={styles.confirm}>
+          <p id="sessions-confirm" className={styles.plan}>
+            Sign out on every device, this one too? You will need your password to sign in again.
+          </p>
+          <div className={styles.buttons}>
+            <button
+              ref={confirmButton}
+              type="button"
+              className={buttons.primary}
+              aria-describedby="sessions-confirm"
+              onClick={confirm}
+              disabled={loading}
+              aria-busy={loading || undefined}
+            >
+              {loading ? 'Signing out…' : 'Yes, sign out everywhere'}
+            </button>
+            <button type="button" className={buttons.secondary} onClick={() => setConfirming(false)} disabled={loading}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      ) : (
+        <div className={styles.buttons}>
+          <button type="button" className={buttons.secondary} onClick={() => setConfirming(true)} aria-describedby="sessions-text">
+            Sign out everywhere
+          </button>
+        </div>
+      )}
+      {failure ? (
+        <div className={styles.alert} role="alert">
+          {failure}
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+/** SPEC §2 `/settings`: one column, no sidebar; password change, sessions, billing, and creator earnings for operators. */
 export function SettingsPage() {
   const access = useQuery(LedgerAccessDocument);
   return (
@@ -137,6 +219,7 @@ export function SettingsPage() {
       <div className={styles.page}>
         <h1 className={styles.title}>Settings</h1>
         <PasswordChange />
+        <SignOutEverywhere />
         <BillingSection />
         {access.data?.canReadLedger ? <EarningsSection /> : null}
       </div>

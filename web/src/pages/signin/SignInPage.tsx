@@ -1,8 +1,9 @@
 import { useMutation } from '@apollo/client/react';
 import { signInFormSchema } from '@mixcrate/api/validation';
 import { useEffect, useRef, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { useAuth } from '../../auth/auth';
+import type { LeavingState } from '../../auth/use-sign-out-here';
 import buttons from '../../components/Button.module.css';
 import { Logo } from '../../components/Logo';
 import { TextField } from '../../components/TextField';
@@ -21,6 +22,8 @@ const EMPTY = { email: '', password: '', confirmPassword: '' };
 export function SignInPage() {
   const navigate = useNavigate();
   const auth = useAuth();
+  // What the page that sent us here says happened (signing out everywhere says how many sessions ended).
+  const notice = (useLocation().state as Partial<LeavingState> | null)?.notice;
   const [leaving, setLeaving] = useState(false);
   const [signIn, { data, error, reset }] = useMutation(SignInDocument);
   const form = useFormState(signInFormSchema, EMPTY, {
@@ -74,6 +77,11 @@ export function SignInPage() {
           ) : (
             <form className={styles.form} onSubmit={form.submitWith(submit)} noValidate>
               <p className={styles.subtitle}>Welcome back. Sign in to play, save and share mixes.</p>
+              {typeof notice === 'string' ? (
+                <p className={styles.notice} role="status">
+                  {notice}
+                </p>
+              ) : null}
               <TextField label="Email" type="email" autoComplete="email" inputMode="email" {...form.field('email')} />
               <TextField label="Password" type="password" autoComplete="current-password" {...form.field('password')} />
               <TextField label="Confirm password" type="password" autoComplete="current-password" {...form.field('confirmPassword')} />
