@@ -70,13 +70,14 @@ describe('production without Stripe and without PAYMENTS_TEST_MODE', () => {
 
   test('billing still reads (no provider, nothing to open) and a BETA code still publishes', async () => {
     const dj = await signUpMember(production.app);
-    const billing = await gql<{ billing: { testMode: boolean; canOpenPortal: boolean } }>(
+    const billing = await gql<{ billing: { testMode: boolean; canOpenPortal: boolean; openBetaCode: string | null } }>(
       production.app,
-      '{ billing { testMode canOpenPortal } }',
+      '{ billing { testMode canOpenPortal openBetaCode } }',
       {},
       dj.token,
     );
-    expect(billing.data?.billing).toEqual({ testMode: false, canOpenPortal: false });
+    // BETA_CODES=free-mix here: the well-known code is shown; a server with other codes (or none) shows none.
+    expect(billing.data?.billing).toEqual({ testMode: false, canOpenPortal: false, openBetaCode: 'free-mix' });
     const mixId = await draftReadyToPay(production, dj);
     expect((await rest(production, 'POST', '/api/mix/publish-mix', dj, { mix_id: mixId, code: 'free-mix' })).statusCode).toBe(200);
   });

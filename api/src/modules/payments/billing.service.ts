@@ -27,6 +27,8 @@ export interface BillingView {
   singlePurchaseCents: number;
   subscriptionCents: number;
   graceDays: number;
+  /** See paymentPolicy.openBetaCode. */
+  openBetaCode: string | null;
   mixes: HostedMixView[];
 }
 
@@ -78,6 +80,7 @@ export class BillingService {
       singlePurchaseCents: SINGLE_PURCHASE_CENTS,
       subscriptionCents: config.SUBSCRIPTION_PRICE_CENTS,
       graceDays: config.SUBSCRIPTION_GRACE_DAYS,
+      openBetaCode: paymentPolicy.openBetaCode(config.BETA_CODES),
       mixes,
     };
   }

@@ -36,4 +36,10 @@ describe('paymentPolicy', () => {
   test('subscription-hosted mixes end a grace period after the subscription', () => {
     expect(paymentPolicy.subscriptionHostingEnds(at('2026-06-01T00:00:00Z'), 30)).toEqual(at('2026-07-01T00:00:00Z'));
   });
+
+  test('the BETA code shown to everyone is the well-known one, only while it is accepted', () => {
+    expect(paymentPolicy.openBetaCode(['free-mix', 'vip-2026'])).toBe('free-mix');
+    expect(paymentPolicy.openBetaCode(['vip-2026'])).toBeNull();
+    expect(paymentPolicy.openBetaCode([])).toBeNull();
+  });
 });

@@ -1,3 +1,4 @@
+import { BETA_CODE } from '../../shared/rules.js';
 import type { ISubscription, SubscriptionStatus } from './payment.entity.js';
 
 /** SPEC §9: a single upload costs $4.00 and hosts the mix for 12 months (see mixes/mix-lifecycle.ts for the months). */
@@ -26,6 +27,14 @@ export const activeSubscriptionSql = (alias: string, testModeCounts: boolean) =>
   and (${alias}.current_period_end is null or ${alias}.current_period_end > now() - interval '${RENEWAL_LEEWAY_MS / 1000} seconds')`;
 
 export const paymentPolicy = {
+  /**
+   * The BETA code the app may show everyone: the well-known one, only while this server accepts it (codes an operator
+   * hands out are never shown, and with codes off nothing is).
+   */
+  openBetaCode(betaCodes: readonly string[]): string | null {
+    return betaCodes.includes(BETA_CODE.default) ? BETA_CODE.default : null;
+  },
+
   /** activeSubscriptionSql, for a subscription in hand. */
   isActive(subscription: Pick<ISubscription, 'status' | 'endedAt' | 'currentPeriodEnd'>, now = new Date()): boolean {
     return (

@@ -85,6 +85,8 @@ export class BillingObject {
   @Field(() => Int) singlePurchaseCents!: number;
   @Field(() => Int, { description: 'The subscription’s price per month.' }) subscriptionCents!: number;
   @Field(() => Int, { description: 'Subscription-hosted mixes stay up this many days after the subscription ends.' }) graceDays!: number;
+  @Field(() => String, { nullable: true, description: 'The BETA code anyone may use here, when this server accepts the well-known one.' })
+  openBetaCode!: string | null;
   @Field(() => [HostedMixObject], { description: 'Your published mixes, soonest hosting end first.' }) mixes!: HostedMixObject[];
 
   static from(services: Services, billing: BillingView, viewerId: string): BillingObject {

@@ -1,5 +1,4 @@
 import { useMutation, useQuery } from '@apollo/client/react';
-import { BETA_CODE } from '@mixcrate/api/rules';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import buttons from '../../components/Button.module.css';
@@ -105,9 +104,11 @@ export function BillingSection() {
               </button>
             )}
           </div>
-          <p className={styles.text}>
-            Uploads are also free during the beta with the code <strong className={styles.code}>{BETA_CODE.default}</strong>.
-          </p>
+          {billing.openBetaCode ? (
+            <p className={styles.text}>
+              Uploads are also free during the beta with the code <strong className={styles.code}>{billing.openBetaCode}</strong>.
+            </p>
+          ) : null}
           <h3 className={styles.subTitle}>Your mixes</h3>
           {billing.mixes.length === 0 ? (
             <p className={styles.text}>

@@ -29,6 +29,7 @@ const BILLING: BillingQuery['billing'] = {
   singlePurchaseCents: 400,
   subscriptionCents: 999,
   graceDays: 30,
+  openBetaCode: 'free-mix',
   subscription: {
     status: 'active',
     active: true,

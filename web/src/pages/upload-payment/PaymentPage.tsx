@@ -23,7 +23,7 @@ import { markPayment, readMixId } from '../../upload/upload-state';
 import styles from './PaymentPage.module.css';
 
 /** SPEC §5 and §9: the beta code, and what a wrong one says. */
-export const BETA_CODE_HINT = `Use code: ${BETA_CODE.default}`;
+export const betaCodeHint = (code: string) => `Use code: ${code}`;
 export const BETA_CODE_EMAIL = 'beta@mixcrate.app';
 export const INVALID_CODE = {
   title: BETA_CODE.invalidTitle,
@@ -32,6 +32,8 @@ export const INVALID_CODE = {
 
 function BetaCode({ mixId }: { mixId: string }) {
   const id = useId();
+  // The hint names a code only while the server accepts the well-known one.
+  const openCode = useQuery(PaymentOptionsDocument).data?.billing.openBetaCode ?? null;
   const navigate = useNavigate();
   const [code, setCode] = useState('');
   const [problem, setProblem] = useState<{ invalid: boolean; text: string } | null>(null);
@@ -69,7 +71,7 @@ function BetaCode({ mixId }: { mixId: string }) {
           autoComplete="off"
           maxLength={BETA_CODE.maxLength}
           aria-invalid={problem ? true : undefined}
-          aria-describedby={`${id}-hint`}
+          aria-describedby={openCode ? `${id}-hint` : undefined}
           onChange={(event) => {
             setCode(event.target.value);
             setProblem(null);
@@ -84,9 +86,11 @@ function BetaCode({ mixId }: { mixId: string }) {
           Apply
         </button>
       </div>
-      <p id={`${id}-hint`} className={shared.text}>
-        {BETA_CODE_HINT}
-      </p>
+      {openCode ? (
+        <p id={`${id}-hint`} className={shared.text}>
+          {betaCodeHint(openCode)}
+        </p>
+      ) : null}
       {problem ? (
         <div className={shared.alert} role="alert">
           {problem.invalid ? (
