@@ -13,5 +13,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // The default report, then the ten slowest files with their times.
+    reporters: ['default', '../scripts/vitest-slowest-files.mjs'],
   },
 });
