@@ -5,7 +5,7 @@ import { inspect } from 'node:util';
  * suites at once takes many times longer than a quiet one, and a passing test never waits it out. Below the test
  * timeout (vitest.config.ts), so an event that never comes fails with what it was, not with "test timed out".
  */
-export const WAIT_MS = 20_000;
+export const WAIT_MS = 30_000;
 
 export interface WaitOptions<T> {
   /** When the value read means the event happened; by default, when it is truthy. */
@@ -25,8 +25,9 @@ export async function waitFor<T>(what: string, read: () => T | Promise<T>, optio
     const value = await read();
     if (until(value)) return value;
     if (performance.now() >= deadline) {
+      const seen = inspect(value, { depth: 3, breakLength: Infinity, maxArrayLength: 20, maxStringLength: 200 });
       throw new Error(
-        `timed out after ${timeoutMs} ms waiting for ${what} (last seen: ${inspect(value, { depth: 4, breakLength: Infinity })})`,
+        `timed out after ${timeoutMs} ms waiting for ${what} (last seen: ${seen.length > 500 ? `${seen.slice(0, 500)}…` : seen})`,
       );
     }
     await new Promise((resolve) => setTimeout(resolve, pause));
