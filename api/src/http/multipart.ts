@@ -26,7 +26,7 @@ export async function* multipartParts(request: FastifyRequest, limits: PartLimit
   let file: Readable | null = null;
   const stalled = new Promise<never>((_, reject) =>
     onBodyStalled(request.raw, (error) => {
-      file?.destroy(error);
+      if (file && !file.readableEnded) file.destroy(error);
       reject(error);
     }),
   );
