@@ -8,6 +8,8 @@ export default defineConfig((env) =>
       environment: 'jsdom',
       include: ['src/**/*.test.tsx', 'src/**/*.test.ts'],
       setupFiles: ['src/test/setup.ts'],
+      // The default report, then the ten slowest files with their times.
+      reporters: ['default', '../scripts/vitest-slowest-files.mjs'],
       css: { modules: { classNameStrategy: 'non-scoped' } },
     },
   }),

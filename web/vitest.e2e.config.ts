@@ -9,8 +9,11 @@ export default defineConfig({
     environment: 'node',
     include: ['e2e/**/*.e2e.test.ts'],
     globalSetup: ['e2e/global-setup.ts'],
-    testTimeout: 30_000,
+    // Generous for a machine running two suites at once; a passing journey never waits them out.
+    testTimeout: 60_000,
     hookTimeout: 180_000,
+    // The default report, then the ten slowest files with their times.
+    reporters: ['default', '../scripts/vitest-slowest-files.mjs'],
     // One browser per file; files may run in parallel against the one server.
     pool: 'forks',
   },

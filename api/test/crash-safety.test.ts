@@ -12,7 +12,8 @@ import { filesUnder, sineMp3 } from './support/audio.js';
 import { solidImage } from './support/images.js';
 import { typedTracks } from './support/mixes.js';
 import { type ServerProcess, startServerProcess } from './support/server-process.js';
-import { eventually, orderedMultipart, startRawRequest } from './support/upload.js';
+import { orderedMultipart, startRawRequest } from './support/upload.js';
+import { waitFor } from './support/wait.js';
 
 /**
  * Issue 14: the real server in a child process, SIGKILLed in the middle of each kind of write, then started again on
@@ -145,11 +146,10 @@ describe('a SIGKILLed server, started again', () => {
         form.payload.subarray(0, form.payload.indexOf(longMp3) + 1_000_000),
       );
       const audioFolder = join(current.dataDir, 'media', 'mix', 'mix-audio');
-      const writing = await eventually(
-        () => filesUnder(audioFolder),
-        (files) => files.length > 0,
-        POLL_LIMIT_MS,
-      );
+      const writing = await waitFor('the MP3 to reach storage', () => filesUnder(audioFolder), {
+        until: (files) => files.length > 0,
+        timeoutMs: POLL_LIMIT_MS,
+      });
       expect(writing, 'the MP3 had reached storage when the server died').not.toEqual([]);
 
       await current.crashAndRestart();
@@ -206,7 +206,12 @@ describe('a SIGKILLed server, started again', () => {
         },
         longMp3.subarray(2 * third, 2 * third + 300_000),
       );
-      expect(await eventually(offsetStored, (offset) => offset >= 2 * third, POLL_LIMIT_MS)).toBeGreaterThanOrEqual(2 * third);
+      expect(
+        await waitFor('two thirds of the upload to be stored', offsetStored, {
+          until: (offset) => offset >= 2 * third,
+          timeoutMs: POLL_LIMIT_MS,
+        }),
+      ).toBeGreaterThanOrEqual(2 * third);
 
       await current.crashAndRestart();
       lastPatch.socket.destroy();
@@ -257,7 +262,9 @@ describe('a SIGKILLed server, started again', () => {
       const waveformState = async () =>
         (await current.db.query<{ waveform_state: string }>('select waveform_state from mix where id = $1', [mix._id])).rows[0]
           ?.waveform_state;
-      expect(await eventually(jobState, (state) => state === 'active', POLL_LIMIT_MS)).toBe('active');
+      expect(
+        await waitFor('the waveform job to be taken', jobState, { until: (state) => state === 'active', timeoutMs: POLL_LIMIT_MS }),
+      ).toBe('active');
 
       await current.server.crash();
       // The crash came mid-decode: the job was taken and nothing was written.
@@ -265,13 +272,20 @@ describe('a SIGKILLed server, started again', () => {
       expect(await waveformState()).toBe('pending');
       await current.crashAndRestart();
 
-      expect(await eventually(waveformState, (state) => state !== 'pending', POLL_LIMIT_MS)).toBe('ready');
+      expect(
+        await waitFor('the waveform to be made after the restart', waveformState, {
+          until: (state) => state !== 'pending',
+          timeoutMs: POLL_LIMIT_MS,
+        }),
+      ).toBe('ready');
       const [row] = (
         await current.db.query('select jsonb_array_length(peaks) as peaks, duration_seconds from mix where id = $1', [mix._id])
       ).rows;
       expect(row.peaks).toBe(1800);
       expect(row.duration_seconds).toBeGreaterThan(299);
-      expect(await eventually(jobState, (state) => state === 'completed', POLL_LIMIT_MS)).toBe('completed');
+      expect(
+        await waitFor('the waveform job to complete', jobState, { until: (state) => state === 'completed', timeoutMs: POLL_LIMIT_MS }),
+      ).toBe('completed');
     },
     TEST_TIMEOUT_MS,
   );
@@ -311,7 +325,12 @@ describe('a SIGKILLed server, started again', () => {
           )
           .then((result) => result.rows[0]?.waiting ?? 0);
       // At least the publish; the new draft's waveform job, writing to its mix, may be held by the same lock.
-      expect(await eventually(blockedPublish, (waiting) => waiting > 0, POLL_LIMIT_MS)).toBeGreaterThan(0);
+      expect(
+        await waitFor('the publish to wait on the held lock', blockedPublish, {
+          until: (waiting) => waiting > 0,
+          timeoutMs: POLL_LIMIT_MS,
+        }),
+      ).toBeGreaterThan(0);
 
       await current.server.crash();
       expect(await interrupted).toBeInstanceOf(Error);

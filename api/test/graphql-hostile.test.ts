@@ -85,7 +85,7 @@ describe('documents that would loop', () => {
     expect(unknown.errors?.[0].extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });
 
-  test('fragments that multiply into millions of selections are refused quickly, introspection included', async () => {
+  test('fragments that multiply into millions of selections are refused from their shape, unexpanded, introspection included', async () => {
     const multiplying = (type: string, leaf: string) =>
       Array.from({ length: 8 }, (_, level) => {
         const spreads = level === 7 ? leaf : Array.from({ length: 10 }, () => `...L${level + 1}`).join(' ');
@@ -95,11 +95,12 @@ describe('documents that would loop', () => {
       `${multiplying('Query', 'me { id }')} query { ...L0 }`,
       `${multiplying('__Type', 'name')} query { __schema { types { ...L0 } } }`,
     ]) {
-      const started = Date.now();
       const answer = await post({ query });
       expect(answer.status).toBe(400);
       expect(answer.errors?.[0].extensions?.code).toBe('QUERY_TOO_COMPLEX');
-      expect(Date.now() - started).toBeLessThan(2_000);
+      // Refused from the fragments' shape, counted without expanding them (millions of selections would not answer
+      // within the test's time if anything expanded them first).
+      expect(answer.errors?.[0].message).toMatch(/reaches [0-9,]{10,} selections through its fragments/);
     }
   });
 });
@@ -128,13 +129,11 @@ describe('mutations in the cost limit', () => {
     expect(ten.status).toBe(200);
     expect(ten.errors?.[0].extensions?.code).toBe('NOT_FOUND');
 
-    const started = Date.now();
     const many = await post({ query: aliasedPlays(999) });
     expect(many.status).toBe(400);
     expect(many.errors?.[0].extensions?.code).toBe('QUERY_TOO_COMPLEX');
     expect(many.errors?.[0].message).toMatch(/at most 10 mutations/);
     expect(many.data).toBeUndefined();
-    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   test('mutations hidden in fragments count too', async () => {

@@ -8,7 +8,8 @@ import { MP3_RULE, mp3Problem } from '../src/shared/rules.js';
 import { createTestApp, type Member, signUpMember, type TestApp } from './support/app.js';
 import { filesUnder, sineMp3 } from './support/audio.js';
 import { solidImage } from './support/images.js';
-import { eventually, orderedMultipart, startRawRequest } from './support/upload.js';
+import { orderedMultipart, startRawRequest } from './support/upload.js';
+import { waitFor, waitForEvent } from './support/wait.js';
 
 let t: TestApp;
 let base: string;
@@ -96,14 +97,14 @@ describe('tus resumable uploads for the MP3', () => {
       },
       mp3.subarray(0, half),
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    raw.socket.destroy();
+    // The client stops there and closes its side: the half it sent is all that can arrive, whenever the server reads it.
+    raw.socket.end();
+    await waitForEvent('the server to close the cut-off PATCH', raw.closed);
 
     // The server keeps what arrived; the client asks where to go on, and sends the rest from there.
-    const head = await eventually(
-      () => offsetOf(location),
-      (response) => Number(response.headers.get('upload-offset')) > 0,
-    );
+    const head = await waitFor('the server to keep what arrived of the cut-off PATCH', () => offsetOf(location), {
+      until: (response) => Number(response.headers.get('upload-offset')) > 0,
+    });
     const offset = Number(head.headers.get('upload-offset'));
     expect(offset).toBeGreaterThan(0);
     expect(offset).toBeLessThanOrEqual(half);

@@ -7,7 +7,8 @@ import { FOLDERS, newFileName, objectKey } from '../src/storage/storage.js';
 import { createTestApp, gql, type Member, signUpMember, type TestApp } from './support/app.js';
 import { sineMp3 } from './support/audio.js';
 import { solidImage } from './support/images.js';
-import { createMixOver, eventually } from './support/upload.js';
+import { createMixOver } from './support/upload.js';
+import { waitFor } from './support/wait.js';
 
 let t: TestApp;
 let owner: Member;
@@ -31,11 +32,7 @@ interface WaveformRow {
 const waveformOf = async (id: string) =>
   (await sql<WaveformRow>('select waveform_state, peaks, duration_seconds from mix where id = ?', [id]))[0];
 const settled = (id: string, timeoutMs = 30_000) =>
-  eventually(
-    () => waveformOf(id),
-    (row) => row.waveform_state !== 'pending',
-    timeoutMs,
-  );
+  waitFor(`the waveform job of mix ${id} to settle`, () => waveformOf(id), { until: (row) => row.waveform_state !== 'pending', timeoutMs });
 
 async function upload(mp3: Buffer): Promise<string> {
   return (await createMixOver(t.app, owner.token, { cover, mp3, title: 'Waveform test' }))._id;
@@ -126,9 +123,10 @@ describe('the waveform job', () => {
     const { id, key } = await draftWithAudio(null);
     await t.services.media.waveforms.enqueue(id);
     // The MP3 is not in storage yet: the first attempt fails and the job waits to retry.
-    const failedOnce = await eventually(
+    const failedOnce = await waitFor(
+      'the waveform job to fail once',
       () => sql<{ retry_count: number; state: string }>('select retry_count, state from pgboss.job where id = ?', [id]),
-      (rows) => rows[0]?.retry_count >= 1,
+      { until: (rows) => rows[0]?.retry_count >= 1 },
     );
     expect(failedOnce[0].retry_count).toBeGreaterThanOrEqual(1);
     expect((await waveformOf(id)).waveform_state).toBe('pending');

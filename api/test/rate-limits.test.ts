@@ -1,7 +1,10 @@
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
+import { Topics } from '../src/graphql/topics.js';
 import { createTestApp, freshIp, gql, type Member, signUpMember, type TestApp } from './support/app.js';
+import { subscribed } from './support/sockets.js';
+import { waitForEvent } from './support/wait.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const LIMITS = {
@@ -106,22 +109,21 @@ for (const store of ['PostgreSQL', 'Redis'] as const) {
         webSocketImpl: WebSocket,
         connectionParams: { authorization: `Bearer ${spender.token}` },
       });
-      const outcome = (query: string) =>
-        new Promise<string>((resolve) => {
-          const stop = client.subscribe(
-            { query },
-            { next: () => resolve('next'), error: (error) => resolve(JSON.stringify(error)), complete: () => resolve('complete') },
-          );
-          setTimeout(() => {
-            stop();
-            resolve('listening');
-          }, 500);
-        });
+      const subscription = `subscription { profileUpdated(userName: "${spender.userName}") { displayName } }`;
+      const answered = (onError: (error: unknown) => void) => ({ next: () => undefined, error: onError, complete: () => undefined });
       try {
-        const subscription = `subscription { profileUpdated(userName: "${spender.userName}") { displayName } }`;
-        expect(await outcome(subscription)).toBe('listening');
-        await outcome(subscription);
-        expect(await outcome(subscription)).toMatch(/TOO_MANY_REQUESTS/);
+        // An accepted subscription sends nothing: it is known accepted once the server listens for it.
+        const refusals: unknown[] = [];
+        for (let count = 1; count <= 2; count++) {
+          client.subscribe(
+            { query: subscription },
+            answered((error) => refusals.push(error)),
+          );
+          await subscribed(b.app, Topics.ProfileUpdated, count);
+        }
+        expect(refusals).toEqual([]);
+        const third = new Promise<unknown>((resolve) => client.subscribe({ query: subscription }, answered(resolve)));
+        expect(JSON.stringify(await waitForEvent('the third subscription to be refused', third))).toMatch(/TOO_MANY_REQUESTS/);
       } finally {
         await client.dispose();
       }

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Topics } from '../src/graphql/topics.js';
 import { createTestApp, signUpMember, type TestApp } from './support/app.js';
 import { publishedMix } from './support/mixes.js';
-import { socketUrl, watch } from './support/sockets.js';
+import { socketUrl, subscribed, watch } from './support/sockets.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 // Instances behind one load balancer sign with one key, so a token from one is good on the other.
@@ -46,8 +47,8 @@ describe.each([
     const fan = await signUpMember(a.app);
     const events = watch(bUrl, 'subscription { followEvents { kind follower { userName } unreadCount } }', {}, { token: star.token });
     try {
-      // Nothing comes first on this subscription: give the socket a moment to be acknowledged and subscribed.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Nothing comes first on this subscription: the follow must wait until instance b listens.
+      await subscribed(b.app, `${Topics.FollowEvent}:${star.id}`);
       await a.app.inject({ method: 'GET', url: `/api/user/follow/${star.id}`, headers: { 'x-auth-token': fan.token } });
       expect((await events.next()).data).toEqual({
         followEvents: { kind: 'FOLLOWED', follower: { userName: fan.userName }, unreadCount: 1 },

@@ -1,8 +1,9 @@
 import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Topics } from '../src/graphql/topics.js';
 import { createTestApp, gql, type Member, signUpMember, type TestApp } from './support/app.js';
 import { CITIES, publishedMix } from './support/mixes.js';
-import { socketUrl, watch } from './support/sockets.js';
+import { socketUrl, subscribed, watch } from './support/sockets.js';
 
 const JWT_SECRET = 'realtime-test-secret-realtime-test-secret';
 let t: TestApp;
@@ -179,8 +180,9 @@ describe('follow notifications', () => {
       name: star.userName,
     });
     try {
-      // The follow event subscription sends nothing first: let the socket be acknowledged and subscribed.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Neither subscription sends anything first: the follow must wait until the server listens on both.
+      await subscribed(t.app, `${Topics.FollowEvent}:${star.id}`);
+      await subscribed(t.app, Topics.ProfileUpdated);
       await t.app.inject({ method: 'GET', url: `/api/user/follow/${star.id}`, headers: { 'x-auth-token': fan.token } });
       const followed = (await events.next()).data?.followEvents as Record<string, unknown> & {
         follower: { distanceKm: number };
@@ -267,10 +269,12 @@ describe('socket authentication', () => {
       await socket.stop();
     }
     // The same token as over HTTP, either way, is accepted.
-    for (const params of [bearer(member), { token: member.token }]) {
-      const socket = watch(url, FOLLOW_EVENTS, {}, params);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      await gql(t.app, 'mutation ($id: ID!) { toggleFollow(userId: $id) }', { id: member.id }, (await signUpMember(t.app)).token);
+    // (A member each, so each socket's subscription is told apart from the last one's, which may still be closing.)
+    for (const paramsOf of [bearer, (someone: Member) => ({ token: someone.token })]) {
+      const followed = await signUpMember(t.app);
+      const socket = watch(url, FOLLOW_EVENTS, {}, paramsOf(followed));
+      await subscribed(t.app, `${Topics.FollowEvent}:${followed.id}`);
+      await gql(t.app, 'mutation ($id: ID!) { toggleFollow(userId: $id) }', { id: followed.id }, (await signUpMember(t.app)).token);
       expect((await socket.next()).data?.followEvents).toMatchObject({ kind: 'FOLLOWED' });
       await socket.stop();
     }
@@ -278,12 +282,14 @@ describe('socket authentication', () => {
 
   test('a socket signed in with a token closes with 4403 when the token expires', async () => {
     const member = await signUpMember(t.app);
-    // The member's own session, in a token that expires before it does.
-    const shortLived = await signed(JWT_SECRET, member.id, Math.floor(Date.now() / 1000) + 4, decodeJwt(member.token).sid as string);
+    const fan = await signUpMember(t.app);
+    // The member's own session, in a token that expires before it does: long enough for the socket to subscribe and
+    // hear one follow on a busy machine; the close is awaited, not timed.
+    const shortLived = await signed(JWT_SECRET, member.id, Math.floor(Date.now() / 1000) + 6, decodeJwt(member.token).sid as string);
     const socket = watch(url, FOLLOW_EVENTS, {}, { token: shortLived });
     // Accepted while valid: a follow reaches it.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    await gql(t.app, 'mutation ($id: ID!) { toggleFollow(userId: $id) }', { id: member.id }, (await signUpMember(t.app)).token);
+    await subscribed(t.app, `${Topics.FollowEvent}:${member.id}`);
+    await gql(t.app, 'mutation ($id: ID!) { toggleFollow(userId: $id) }', { id: member.id }, fan.token);
     expect((await socket.next()).data?.followEvents).toMatchObject({ kind: 'FOLLOWED' });
     expect(await socket.closed).toBe(4403);
     await socket.stop();

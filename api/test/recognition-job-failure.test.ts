@@ -2,8 +2,10 @@
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import WebSocket from 'ws';
+import { Topics } from '../src/graphql/topics.js';
 import { newFileName } from '../src/storage/storage.js';
 import { createTestApp, gql, type Member, signUpMember, type TestApp } from './support/app.js';
+import { subscribed } from './support/sockets.js';
 
 let t: TestApp;
 let wsUrl: string;
@@ -45,7 +47,7 @@ test('a job whose MP3 is missing ends FAILED after its retries, and the owner he
       },
     );
   });
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  await subscribed(t.app, Topics.RecognitionProgress);
   await t.services.recognitionJobs.enqueue(mix.id);
   await ended;
   await client.dispose();

@@ -10,7 +10,8 @@ import { FOLDERS, newFileName, objectKey } from '../src/storage/storage.js';
 import { createTestApp, gql, type Member, signUpMember, type TestApp } from './support/app.js';
 import { solidImage } from './support/images.js';
 import { catalogueAndMix, TRUTH } from './support/recognition.js';
-import { createMixOver, eventually } from './support/upload.js';
+import { createMixOver } from './support/upload.js';
+import { waitFor } from './support/wait.js';
 
 let t: TestApp;
 let wsUrl: string;
@@ -153,10 +154,9 @@ test('a job a stopped process left pending runs again at start', async () => {
     .execute(`insert into recognition_job (mix_id, state, fraction, updated_at) values (?, 'running', 0.4, now())`, [mix.id]);
   await t.services.media.resumeInterruptedWork();
   const viewer = await t.services.auth.authenticate(owner.token);
-  const view = await eventually(
-    () => t.services.recognitionJobs.forOwner(viewer, mix.id),
-    (value) => value.state === 'done',
-    120_000,
-  );
+  const view = await waitFor('the resumed recognition to finish', () => t.services.recognitionJobs.forOwner(viewer, mix.id), {
+    until: (value) => value.state === 'done',
+    timeoutMs: 120_000,
+  });
   expect(view.tracks.map((track) => track.externalId)).toEqual(TRUTH.map((play) => `T${play.track}`));
 }, 180_000);

@@ -9,7 +9,8 @@ import { createTestApp, type Member, signUpMember, type TestApp } from './suppor
 import { solidImage } from './support/images.js';
 import { catalogueAndMix, SET, TRUTH, trackIdOf } from './support/recognition.js';
 import { referenceAudio, TEST_SAMPLE_RATE } from './support/recognition-test-set/generate.js';
-import { createMixOver, eventually } from './support/upload.js';
+import { createMixOver } from './support/upload.js';
+import { waitFor } from './support/wait.js';
 
 /** The first catalogue track the mix plays is fingerprinted only later. */
 const LATE = TRUTH[0]?.track as number;
@@ -42,13 +43,12 @@ const found = async (mixId: string) =>
 test('mixes recognised before a new reference are recognised again with it: drafts first, one at a time, once each', async () => {
   // An older draft and a newer published mix, both recognised without the late track.
   const { _id: draftId } = await createMixOver(t.app, owner.token, { cover, mp3: mixMp3, title: 'Draft' });
-  await eventually(() => states([draftId]), allDone, 120_000);
+  await waitFor("the draft's recognition to finish", () => states([draftId]), { until: allDone, timeoutMs: 90_000 });
   const { _id: publishedId } = await createMixOver(t.app, owner.token, { cover, mp3: mixMp3, title: 'Published' });
-  await eventually(
-    () => states([draftId, publishedId]),
-    (rows) => rows.length === 2 && allDone(rows),
-    60_000,
-  );
+  await waitFor('both recognitions to finish', () => states([draftId, publishedId]), {
+    until: (rows) => rows.length === 2 && allDone(rows),
+    timeoutMs: 60_000,
+  });
   await sql(`update mix set status = 'published', published_at = now() where id = ?`, [publishedId]);
   const expected = TRUTH.map((play) => `T${play.track}`);
   expect(await found(draftId)).toEqual(expected.slice(1));
@@ -64,13 +64,15 @@ test('mixes recognised before a new reference are recognised again with it: draf
   await t.services.recognition.storeFingerprints(trackIdOf(LATE), fingerprintReference(referenceAudio(late), TEST_SAMPLE_RATE));
   // Asked again and again while they run: each mix still runs once.
   await Promise.all([t.services.recognitionJobs.refreshSoon(), t.services.recognitionJobs.refreshSoon()]);
-  await eventually(
-    async () => events.filter((event) => event.state === 'done').length,
-    (count) => count >= 2,
-    240_000,
-  );
+  await waitFor('both mixes to be recognised again', () => events.filter((event) => event.state === 'done').length, {
+    until: (count) => count >= 2,
+    timeoutMs: 90_000,
+  });
   await t.services.recognitionJobs.refreshSoon();
-  await eventually(() => states([draftId, publishedId]), allDone, 120_000);
+  await waitFor('both recognitions to settle after the last refresh', () => states([draftId, publishedId]), {
+    until: allDone,
+    timeoutMs: 90_000,
+  });
 
   expect(events.map((event) => [event.state, event.mixId === draftId ? 'draft' : 'published'])).toEqual([
     ['running', 'draft'],
@@ -81,4 +83,4 @@ test('mixes recognised before a new reference are recognised again with it: draf
   expect(await found(draftId)).toEqual(expected);
   expect(await found(publishedId)).toEqual(expected);
   expect(await t.services.recognitionJobs.refreshStale()).toEqual([]);
-}, 200_000);
+}, 400_000);

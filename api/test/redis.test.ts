@@ -1,7 +1,9 @@
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import WebSocket from 'ws';
+import { Topics } from '../src/graphql/topics.js';
 import { createTestApp, freshIp, signUpMember, type TestApp } from './support/app.js';
+import { subscribed } from './support/sockets.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -29,7 +31,7 @@ test('a change made through one instance reaches a subscriber on another through
     );
   });
   try {
-    await new Promise((r) => setTimeout(r, 300));
+    await subscribed(b.app, Topics.ProfileUpdated);
     await a.app.inject({
       method: 'PATCH',
       url: '/api/user/update-user',

@@ -22,6 +22,7 @@ import { type HostNetwork, makeHostNetwork } from './support/host-network.js';
 import { solidImage } from './support/images.js';
 import { typedTracks } from './support/mixes.js';
 import { type ServerProcess, startServerProcess } from './support/server-process.js';
+import { waitFor } from './support/wait.js';
 
 const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((path) => existsSync(path));
 const TUS = { 'tus-resumable': '1.0.0' };
@@ -80,16 +81,12 @@ http {
   );
   const child = spawn(NGINX ?? 'nginx', ['-c', join(dir, 'nginx.conf'), '-p', dir], { stdio: 'inherit' });
   const url = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    if (
-      await fetch(`${url}/api/oembed`).then(
-        () => true,
-        () => false,
-      )
-    )
-      break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitFor('nginx to accept requests', () =>
+    fetch(`${url}/api/oembed`).then(
+      () => true,
+      () => false,
+    ),
+  );
   return { url, child };
 }
 

@@ -3,7 +3,9 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { AdvisoryLocks } from '../src/db/advisory-locks.js';
+import { Topics } from '../src/graphql/topics.js';
 import { createTestApp, signUpMember, type TestApp } from './support/app.js';
+import { subscribed } from './support/sockets.js';
 
 // Two API instances on one database and no Redis, as the processes of a cluster (WEB_CONCURRENCY) are.
 let a: TestApp;
@@ -29,7 +31,7 @@ test('a change made through one instance reaches a subscriber on another through
     );
   });
   try {
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await subscribed(b.app, Topics.ProfileUpdated);
     await a.app.inject({
       method: 'PATCH',
       url: '/api/user/update-user',

@@ -1,7 +1,9 @@
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import WebSocket from 'ws';
+import { Topics } from '../src/graphql/topics.js';
 import { createTestApp, signUpMember, type TestApp } from './support/app.js';
+import { subscribed } from './support/sockets.js';
 
 let t: TestApp;
 let wsUrl: string;
@@ -36,8 +38,7 @@ test('graphql-ws on the same port and path pushes a profile when it changes', as
       },
     );
   });
-  // Give the subscription a moment to register before the change it waits for.
-  await new Promise((r) => setTimeout(r, 200));
+  await subscribed(t.app, Topics.ProfileUpdated);
   await t.app.inject({
     method: 'PATCH',
     url: '/api/user/update-user',

@@ -87,10 +87,17 @@ it('a page on another origin queries /graphql, subscribes over the socket and pl
   expect(Number(query.remaining)).toBeGreaterThan(0);
 
   await page.waitForFunction(() => (window as unknown as { results: { subscribed?: boolean } }).results.subscribed === true);
-  // The server starts listening as it answers the subscribe message; give it a moment before the change.
-  await page.waitForTimeout(300);
-  await graphql(baseUrl, dj.token, 'mutation { updateProfile(input: { displayName: "Seen elsewhere" }) { id } }');
-  await page.waitForFunction(() => (window as unknown as { results: { subscription: unknown } }).results.subscription !== null);
+  // The server starts listening as it takes the subscribe message, which it does not answer: the change (published
+  // each time it is made) is made again until the page hears it.
+  await expect
+    .poll(
+      async () => {
+        await graphql(baseUrl, dj.token, 'mutation { updateProfile(input: { displayName: "Seen elsewhere" }) { id } }');
+        return page.evaluate(() => (window as unknown as { results: { subscription: unknown } }).results.subscription !== null);
+      },
+      { timeout: 30_000, interval: 250, message: 'the page to hear the profile change' },
+    )
+    .toBe(true);
   expect(await page.evaluate(() => (window as unknown as { results: { subscription: unknown } }).results.subscription)).toEqual({
     profileUpdated: { displayName: 'Seen elsewhere' },
   });

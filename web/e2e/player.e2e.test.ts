@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser } from './support/browser';
+import { answeredOperations } from './support/graphql-traffic';
 import { type Member, type PublishedMix, publishMix, signUpMember } from './support/world';
 
 const baseUrl = inject('baseUrl');
@@ -96,12 +97,18 @@ describe('home, filter and the player', () => {
     const remembered = (await audioState(page)).time;
 
     // Pausing remembers the mix and position for the member: a new visit restores them.
+    const saves = answeredOperations(page, 'SaveCurrentMix');
     await page.locator('body').press(' ');
     await waitForTimeAbove(page, remembered + 0.3);
     await page.locator('body').press(' ');
     await page.waitForFunction(() => document.querySelector('audio')?.paused === true);
     const saved = (await audioState(page)).time;
-    await page.waitForTimeout(500);
+    await expect
+      .poll(() => saves.some((save) => Math.abs(Number(save.position) - saved) < 0.5), {
+        timeout: 30_000,
+        message: 'the server to store the paused position',
+      })
+      .toBe(true);
     const again = await openPage(listener.token);
     await again.goto(`${baseUrl}/home`);
     await again.getByRole('region', { name: 'Audio player' }).getByRole('link', { name: house.title }).waitFor();

@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { seriousViolations } from './support/axe';
 import { launchBrowser } from './support/browser';
+import { subscribeSent } from './support/graphql-traffic';
 import { type Member, type PublishedMix, publishMix, signUpMember } from './support/world';
 
 const baseUrl = inject('baseUrl');
@@ -66,12 +67,13 @@ describe('realtime', () => {
     for (const width of [1280, 390]) {
       const star = await signUpMember(baseUrl, BERLIN, 'star');
       const page = await openPage(star.token, width);
+      const subscribed = subscribeSent(page, 'followEvents');
       await page.goto(`${baseUrl}/home`);
       const bell = page.getByRole('link', { name: /^Notifications/ });
       await bell.waitFor();
       expect(await bell.getAttribute('aria-label')).toBe('Notifications');
-      // Follow events send nothing on subscribing: give the page's socket a moment to connect and subscribe.
-      await page.waitForTimeout(1000);
+      // Follow events send nothing on subscribing: the follow waits until the page has asked for them.
+      await subscribed;
 
       const follow = await fetch(`${baseUrl}/api/user/follow/${star.id}`, { headers: { 'x-auth-token': fan.token } });
       expect(follow.status).toBe(200);

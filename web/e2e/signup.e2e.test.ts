@@ -60,7 +60,7 @@ const quotedPrintable = (text: string) =>
  * temporary folder `mixcrate-e2e-*`; the member's unique address picks their mail out of any run's outbox.
  */
 async function resetLinkFromOutbox(email: string): Promise<string> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     const runs = (await readdir(tmpdir())).filter((name) => name.startsWith('mixcrate-e2e-'));
     for (const run of runs) {
@@ -75,7 +75,7 @@ async function resetLinkFromOutbox(email: string): Promise<string> {
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new Error(`no reset mail for ${email} in any outbox under ${tmpdir()}`);
+  throw new Error(`no reset mail for ${email} in any outbox under ${tmpdir()} within 30 s`);
 }
 
 describe('signing up', () => {

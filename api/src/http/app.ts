@@ -39,6 +39,13 @@ import { shareCardFor, sharedKindOf, webPages } from './share-meta.js';
 import { testModePages } from './test-mode-pages.js';
 import { viewerOf } from './viewer.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** How many GraphQL subscriptions in this process hear `topic` (see ClosablePubSub.listenerCount). */
+    subscriptionListeners(topic: string): number;
+  }
+}
+
 export interface AppOptions {
   logger?: FastifyBaseLogger;
   /** The built web app (web/dist); served at / with a fallback to index.html for client routes. */
@@ -106,6 +113,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   const events = createPubSubFor(config.REDIS_URL, services.orm.config.get('clientUrl') ?? '', app.log);
   await events.ready();
   const { pubSub, listen } = events;
+  app.decorate('subscriptionListeners', events.listenerCount);
   const unsubscribers = [
     services.users.onProfileChanged((user) => pubSub.publish(Topics.ProfileUpdated, { id: user.id, userName: user.userName ?? null })),
     services.listens.counts.onChange((event) => pubSub.publish(Topics.ListenerCount, event.mixId, event)),

@@ -1,6 +1,8 @@
+import type { Readable } from 'node:stream';
 import type { Multipart } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { DomainError } from '../shared/errors.js';
+import { onBodyStalled } from './request-guards.js';
 
 type PartLimits = NonNullable<Parameters<FastifyRequest['parts']>[0]>['limits'];
 
@@ -15,14 +17,34 @@ function asClientError(error: unknown): unknown {
   return error;
 }
 
-/** The parts of a multipart request, whose parse errors (in the form or inside a file part) are 400s. */
+/**
+ * The parts of a multipart request, whose parse errors (in the form or inside a file part) are 400s. Should the body
+ * stall, the part being read (or the wait for the next) fails with the guard's 408, so its reader removes what it
+ * stored before the 408 is answered (see onBodyStalled).
+ */
 export async function* multipartParts(request: FastifyRequest, limits: PartLimits): AsyncGenerator<Multipart> {
+  let file: Readable | null = null;
+  const stalled = new Promise<never>((_, reject) =>
+    onBodyStalled(request.raw, (error) => {
+      if (file && !file.readableEnded) file.destroy(error);
+      reject(error);
+    }),
+  );
+  // Heeded only while the next part is awaited; a stall while a file is read reaches its reader through the file.
+  stalled.catch(() => undefined);
+  const parts = (request.parts({ limits }) as AsyncIterable<Multipart>)[Symbol.asyncIterator]();
   try {
-    for await (const part of request.parts({ limits }) as AsyncIterable<Multipart>) {
+    for (;;) {
+      const next = parts.next();
+      // Should the stall win the race, the parser still fails this read when the connection goes: nobody awaits it then.
+      next.catch(() => undefined);
+      const { done, value: part } = await Promise.race([next, stalled]);
+      if (done) return;
       if (part.type === 'file') {
         // The file may have failed before it reached us (a truncated body is read ahead), or may fail while read.
         if (part.file.errored) asClientError(part.file.errored);
         part.file.prependListener('error', asClientError);
+        file = part.file;
       }
       yield part;
     }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import { waitFor } from './wait.js';
 
 /** Listens on a free loopback port (once) and answers the graphql-ws address. */
 export async function socketUrl(app: FastifyInstance): Promise<string> {
@@ -8,6 +9,15 @@ export async function socketUrl(app: FastifyInstance): Promise<string> {
   const { port } = app.server.address() as { port: number };
   return `ws://127.0.0.1:${port}/graphql`;
 }
+
+/**
+ * Waits until `app` has `count` subscriptions hearing `topic` (`Topics.X`, or `Topics.X:id` for one mix or member). A
+ * subscription sends nothing when it starts: a test that then causes an event must first know the server listens.
+ */
+export const subscribed = (app: FastifyInstance, topic: string, count = 1): Promise<number> =>
+  waitFor(`${count} subscription(s) on ${topic} to be in place on the server`, () => app.subscriptionListeners(topic), {
+    until: (listening) => listening >= count,
+  });
 
 export interface SocketMessage {
   data?: Record<string, unknown> | null;

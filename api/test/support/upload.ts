@@ -29,17 +29,6 @@ export async function startRawRequest(
   return { socket, response: closed.then(() => received), closed };
 }
 
-/** Polls until the check passes or the time is up; returns the last value. */
-export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  let value = await read();
-  while (!done(value) && Date.now() < until) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    value = await read();
-  }
-  return value;
-}
-
 /** Uploads a complete mix through POST /api/mix/create-mix as `token`'s owner; expects a 201 and answers its body. */
 export async function createMixOver(
   app: FastifyInstance,
