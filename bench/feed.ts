@@ -56,7 +56,7 @@ interface ScenarioResult {
 }
 
 /**
- * What the home carousel asks for: a page of cards with owner, tracklist preview (SPEC §9: a card shows the first 4
+ * What the home carousel asks for: a page of cards with owner, tracklist preview (docs/mix-page.md#mix-card: a card shows the first 4
  * tracks), distance, saved state, and the total.
  */
 const FEED_QUERY = `query Feed($genre: Genre!, $radiusKm: Float!, $from: LocationInput, $first: Int!) {

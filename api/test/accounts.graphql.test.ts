@@ -65,7 +65,7 @@ describe('accounts over GraphQL', () => {
     expect(wrong.errors?.[0]).toMatchObject({ message: 'Invalid email or password', extensions: { code: 'UNAUTHENTICATED' } });
   });
 
-  test('validation errors carry the SPEC message and BAD_USER_INPUT', async () => {
+  test('validation errors carry the documented message and BAD_USER_INPUT', async () => {
     const result = await gql(t.app, `mutation { signUp(input: { email: "x@y.io", password: "short" }) { token } }`);
     expect(result.errors?.[0]).toMatchObject({ message: messages.passwordRule, extensions: { code: 'BAD_USER_INPUT' } });
     const member = await signUpMember(t.app);

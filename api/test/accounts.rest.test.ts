@@ -31,7 +31,7 @@ describe('sign-up and sign-in', () => {
     [{ email: 'a@b.co', password: 'weakpass' }, messages.passwordRule],
     [{ email: 'a@b.co', password: 'Str0ng pass!' }, messages.passwordRule],
     [{ email: 'a@b.co' }, messages.passwordRequired],
-  ])('sign-up refuses %j with the SPEC message', async (payload, message) => {
+  ])('sign-up refuses %j with the documented message', async (payload, message) => {
     const response = await post('/api/user/create-user', payload);
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ error: message, message });
@@ -187,7 +187,7 @@ describe('sign-up steps', () => {
     expect(response.json().error).toBe(messages.userNameRule);
   });
 
-  test('the user name may come with the token in the body, as the SPEC sends it', async () => {
+  test('the user name may come with the token in the body, as the original client sends it', async () => {
     const member = await signUpMember(t.app);
     const response = await t.app.inject({
       method: 'PATCH',
@@ -276,7 +276,7 @@ describe('sign-up steps', () => {
 });
 
 describe('passwords', () => {
-  test('check, then update: the SPEC settings flow; the new password signs in', async () => {
+  test('check, then update: the documented settings flow; the new password signs in', async () => {
     const member = await signUpMember(t.app);
     const wrong = await post('/api/user/check-password', { password: 'Nope1!nope' }, auth(member));
     expect(wrong.statusCode).toBe(400);
@@ -318,7 +318,7 @@ describe('passwords', () => {
     expect(again.statusCode).toBe(403);
   });
 
-  test('the SPEC create-password call with email + newPassword alone never changes a password', async () => {
+  test('the documented create-password call with email + newPassword alone never changes a password', async () => {
     const member = await signUpMember(t.app);
     const response = await post('/api/auth/update-password', { email: member.email, newPassword: 'Hijack1!pass' });
     expect(response.statusCode).toBe(400);
@@ -388,7 +388,7 @@ describe('profiles', () => {
     ['a webp (not allowed for profiles)', null, 400, 'Wrong format! Try .jpg .png or .gif'],
     ['zero bytes', Buffer.alloc(0), 200, null],
     ['over 2,000,000 bytes', Buffer.alloc(2_000_001, 1), 413, 'File too large (max. 2MB)'],
-  ])('a profile image that is %s is refused with the SPEC message', async (_name, data, status, message) => {
+  ])('a profile image that is %s is refused with the documented message', async (_name, data, status, message) => {
     const member = await signUpMember(t.app);
     const body = data ?? (await solidImage('webp'));
     const form = multipart({}, [{ field: 'profile_image', name: 'x.png', type: 'image/png', data: body }]);

@@ -1,6 +1,6 @@
 /**
  * The catalogue against real PostgreSQL: the demo catalogue loads once (a second load changes nothing), lookup
- * answers in row order with the SPEC's track fields in one round trip, refuses bad rows with a 400 (never a 500),
+ * answers in row order with the REST track fields in one round trip, refuses bad rows with a 400 (never a 500),
  * keeps manual tracks out of everyone's results, and popularity counts chosen and saved tracks.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -81,7 +81,7 @@ describe('demo catalogue', () => {
 });
 
 describe('lookup', () => {
-  test('answers each row in order with up to 5 candidates and the SPEC track fields, in one round trip', async () => {
+  test('answers each row in order with up to 5 candidates and the REST track fields, in one round trip', async () => {
     const tracks = demoCatalogue().slice(200, 230);
     queries.length = 0;
     const answers = await service.lookup(tracks.map((track) => ({ artist: track.creators[0]?.name, title: track.title })));

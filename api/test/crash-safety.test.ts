@@ -89,7 +89,7 @@ async function signUp(server: ServerProcess): Promise<{ id: string; token: strin
   return { id: me._id, token };
 }
 
-/** The SPEC's create-mix form; `mp3` is the file, or the id or URL of a finished resumable upload. */
+/** The documented create-mix form; `mp3` is the file, or the id or URL of a finished resumable upload. */
 function mixForm(mp3: Buffer | string) {
   return orderedMultipart([
     { name: 'cover', fileName: 'cover.png', type: 'image/png', data: cover },

@@ -128,7 +128,7 @@ describe('saved mixes', () => {
 });
 
 describe('saved tracks', () => {
-  test('save and remove over REST answer user.saved_tracks with the SPEC fields, newest first', async () => {
+  test('save and remove over REST answer user.saved_tracks with the REST fields, newest first', async () => {
     const fan = await signUpMember(t.app);
     const [a, b, c] = await catalogue(3);
     await rest('POST', '/api/user/save-track', fan, { trackId: b.id });

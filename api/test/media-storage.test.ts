@@ -45,7 +45,7 @@ const trickle = (data: Buffer, piece = 64 * 1024) =>
   );
 
 describe('the Google Cloud Storage driver, through the real SDK against a local stand-in', () => {
-  test('a streamed upload lands as one object under the SPEC key, through a resumable session', async () => {
+  test('a streamed upload lands as one object under the media key, through a resumable session', async () => {
     const key = objectKey(FOLDERS.mixAudio, newFileName('mp3'));
     const data = randomBytes(3 * 1024 * 1024 + 17);
     await storage.put(key, trickle(data));
@@ -173,7 +173,7 @@ describe('local disk storage', () => {
 });
 
 describe('object keys', () => {
-  test('are the SPEC folders plus a random name; nothing else is a key', () => {
+  test('are the media folders plus a random name; nothing else is a key', () => {
     expect(newFileName('mp3')).toMatch(/^[0-9a-f]{32}\.mp3$/);
     for (const name of ['../x.mp3', 'a/b.mp3', '..', '', 'x.mp3\u0000', '%2e%2e.mp3', 'short.mp3'.replace('short', 'abc')]) {
       expect(() => objectKey(FOLDERS.mixAudio, name)).toThrow('unsafe file name');

@@ -181,7 +181,7 @@ describe('POST /api/mix/create-mix', () => {
       { coverFile: { fileName: '', type: 'application/octet-stream', data: Buffer.alloc(0) } },
       'Cover Image',
     ],
-  ])('missing items are one 400 in the SPEC order: %s', async (_name, options, message) => {
+  ])('missing items are one 400 in the documented order: %s', async (_name, options, message) => {
     const before = await snapshot();
     const body = Object.keys(options).length === 0 ? orderedMultipart([]) : form(options);
     const response = await createMix(body);
@@ -204,7 +204,7 @@ describe('POST /api/mix/create-mix', () => {
       'an ID3 tag with no audio behind it',
       () => Buffer.concat([Buffer.from('ID3\x03\x00\x00\x00\x00\x00\x0a', 'latin1'), Buffer.alloc(4000)]),
     ],
-  ])('an MP3 that is %s is refused with the SPEC message and leaves nothing', async (_name, data) => {
+  ])('an MP3 that is %s is refused with the documented message and leaves nothing', async (_name, data) => {
     const before = await snapshot();
     const response = await createMix(form({ mp3File: { fileName: 'mix.mp3', type: 'audio/mpeg', data: data() } }));
     expect(response.statusCode).toBe(400);
@@ -239,7 +239,7 @@ describe('POST /api/mix/create-mix', () => {
     ['a truncated JPEG', async () => (await solidImage('jpeg', 800, 600)).subarray(0, 900), 'Invalid file'],
     ['an image bomb (30000 x 30000 declared)', () => imageBomb(), 'Invalid file'],
     ['zero bytes with a name', async () => Buffer.alloc(0), 'Invalid file'],
-  ])('a cover that is %s is refused with the SPEC message and leaves nothing', async (_name, data, message) => {
+  ])('a cover that is %s is refused with the documented message and leaves nothing', async (_name, data, message) => {
     const before = await snapshot();
     const response = await createMix(form({ coverFile: { fileName: 'cover.jpg', type: 'image/jpeg', data: await data() } }));
     expect(response.statusCode).toBe(400);

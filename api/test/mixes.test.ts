@@ -104,7 +104,7 @@ describe('the tracklist (update-mix, setTracklist)', () => {
     });
   });
 
-  test('every entry needs an artist and a title (SPEC: Missing: Empty fields)', async () => {
+  test('every entry needs an artist and a title (docs/upload.md#tracklist-rules: Missing: Empty fields)', async () => {
     const dj = await signUpMember(t.app);
     const id = await draftMix(t.services, dj);
     const noArtist = typedTracks(5).map((entry, index) => (index === 2 ? { ...entry, creators: '  ' } : entry));
@@ -345,7 +345,7 @@ describe('reading mixes', () => {
     expect(seen.cover).toMatch(/^\/media\/mix\/mix-images\/[0-9a-f]+\.jpg$/);
     expect(seen.mp3).toMatch(/^\/media\/mix\/mix-audio\/[0-9a-f]+\.mp3$/);
 
-    // Who saved a mix is its owner's to see (SPEC §3 saved_by).
+    // Who saved a mix is its owner's to see (saved_by, see docs/permissions.md#owners).
     expect(seen).not.toHaveProperty('saved_by');
     const own = (await rest('GET', `/api/mix/${id}`, dj)).json();
     expect(own).toMatchObject({ isOwner: true, savedByMe: false, distance: null, saved_by: [fan.id] });

@@ -45,7 +45,7 @@ describe('password reset by email through SMTP', () => {
     expect(reused.json().error).toBe('This reset link is invalid or has expired. Please ask for a new one.');
   });
 
-  test('unknown emails get the same answer and no mail; malformed ones the SPEC 400', async () => {
+  test('unknown emails get the same answer and no mail; malformed ones the documented 400', async () => {
     const before = smtp.inbox.length;
     const unknown = await post('/api/user/reset-password', { email: 'stranger@example.com' });
     expect(unknown.statusCode).toBe(200);

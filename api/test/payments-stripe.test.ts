@@ -77,7 +77,7 @@ const mixRow = async (mixId: string) => {
 const entitlementsOf = (mixId: string) => t.services.orm.em.fork().count(Entitlement, { mix: mixId });
 
 describe('checkout sessions through the stripe SDK', () => {
-  test('a single purchase: $4.00, the member and the mix in metadata and client_reference_id, the SPEC’s return pages', async () => {
+  test('a single purchase: $4.00, the member and the mix in metadata and client_reference_id, the documented return pages', async () => {
     const mixId = await draftReadyToPay();
     const response = await rest('/api/payment/create-single-purchase-session', dj, { mix_id: mixId });
     expect(response.statusCode, response.body).toBe(200);

@@ -8,7 +8,7 @@ import { createMixOver } from './support/upload.js';
 
 const ELSEWHERE = 'https://tools.example.org';
 
-/** Every method and path of SPEC §7's table, as written there (payments, issue 18, land with their own routes). */
+/** Every method and path of the table in docs/public-api.md#rest-paths, as written there (payments, issue 18, land with their own routes). */
 const SPEC_PATHS = [
   'POST /api/user/create-user',
   'POST /api/auth',
@@ -232,7 +232,7 @@ describe('health probes and unknown paths', () => {
 });
 
 describe('OpenAPI and docs', () => {
-  test('/api/openapi.json is a valid OpenAPI 3.1 document listing every SPEC §7 path', async () => {
+  test('/api/openapi.json is a valid OpenAPI 3.1 document listing every path (docs/public-api.md#rest-paths)', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
     expect(response.statusCode).toBe(200);
     const document = response.json();
@@ -263,7 +263,7 @@ describe('OpenAPI and docs', () => {
   });
 });
 
-test('POST /api/user/follow/{id} toggles a follow, as the SPEC GET does', async () => {
+test('POST /api/user/follow/{id} toggles a follow, as the documented GET does', async () => {
   const other = await signUpMember(t.app);
   const headers = { 'x-auth-token': member.token };
   const followed = await t.app.inject({ method: 'POST', url: `/api/user/follow/${other.id}`, headers });
@@ -293,7 +293,7 @@ describe('the embed player', () => {
     expect(oembed.json().html).toContain(`<iframe src="http://localhost:4000/embed/mix/${mixId}" width="480" height="160"`);
   });
 
-  test('an unknown or unpublished mix answers 404 with the SPEC words; other pages may not be framed', async () => {
+  test('an unknown or unpublished mix answers 404 with the documented words; other pages may not be framed', async () => {
     const { draftMix } = await import('./support/mixes.js');
     for (const id of ['00000000-0000-4000-8000-000000000000', 'not-an-id', await draftMix(t.services, member)]) {
       const response = await t.app.inject({ method: 'GET', url: `/embed/mix/${id}` });

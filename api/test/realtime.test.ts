@@ -144,7 +144,7 @@ describe('a listen that goes silent', () => {
   });
 });
 
-describe('SPEC fidelity of a mix and its listens', () => {
+describe('the REST shape of a mix and its listens', () => {
   test('the owner’s GET /api/mix/{id} carries listeners and saved_by; nobody else gets either', async () => {
     const dj = await signUpMember(t.app);
     const fan = await signUpMember(t.app);

@@ -73,7 +73,7 @@ describe('the track lookup (acquire-track-information, lookupTracks)', () => {
     ['Rhodes and Rye', 'Warehouse Sunrise'],
   );
 
-  test('REST answers success and one candidate list per row, in row order, best first, with the SPEC track fields', async () => {
+  test('REST answers success and one candidate list per row, in row order, best first, with the REST track fields', async () => {
     const response = await rest('POST', '/api/track/acquire-track-information', dj, { tracks_array: typedRows });
     expect(response.statusCode, response.body).toBe(200);
     const body = response.json();
@@ -165,7 +165,7 @@ describe('the tracklist: chosen tracks, manual tracks and times (update-mix, set
     ...typedTracks(2, 'Typed').map((entry, index) => ({ ...entry, start_time: 900 + index * 300 })),
   ];
 
-  test('REST: chosen tracks, manual tracks and start/end times are kept, and the mix shows them with the SPEC fields', async () => {
+  test('REST: chosen tracks, manual tracks and start/end times are kept, and the mix shows them with the REST fields', async () => {
     const id = await withDuration(1800);
     const response = await rest('POST', '/api/mix/update-mix', dj, { mix_id: id, tracks: entries() });
     expect(response.statusCode, response.body).toBe(200);
@@ -194,7 +194,7 @@ describe('the tracklist: chosen tracks, manual tracks and times (update-mix, set
     expect(mix.json().tracks).toEqual(answered);
   });
 
-  test('GraphQL: the same rules, and Mix.tracks carries the SPEC fields', async () => {
+  test('GraphQL: the same rules, and Mix.tracks carries the REST fields', async () => {
     const id = await withDuration(1800);
     const tracks = [
       { catalogueTrackId: ids.kora, title: 'x', creators: ['y'], startTime: 0, endTime: 290.5 },
@@ -390,7 +390,7 @@ describe('the public catalogue (tracks, track) and where a track is played (Trac
     expect((await rest('GET', `/api/track/${ids.kora}/mixes/abc`)).statusCode).toBe(400);
   });
 
-  test('a track (GraphQL track, REST /api/track/:id) with the SPEC fields, manual ones too', async () => {
+  test('a track (GraphQL track, REST /api/track/:id) with the REST fields, manual ones too', async () => {
     const result = await gql<{ track: unknown }>(
       t.app,
       'query ($id: ID!) { track(id: $id) { id title coverUrl creators { id name } label { id name } buy newRelease isManual } }',

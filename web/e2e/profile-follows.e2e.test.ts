@@ -26,7 +26,7 @@ async function openPage(token?: string, width = 1280): Promise<Page> {
   return page;
 }
 
-/** SPEC §7 PATCH /api/user/update-user without an image (the fields alone travel as JSON). */
+/** PATCH /api/user/update-user without an image (the fields alone travel as JSON) (docs/profiles.md#calls). */
 async function updateProfile(member: Member, fields: { display_name: string; user_type: string; bio: string }) {
   const response = await fetch(`${baseUrl}/api/user/update-user`, {
     method: 'PATCH',

@@ -115,7 +115,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-describe('profile image crop (SPEC §5: cropped square, 400 x 400 JPEG)', () => {
+describe('profile image crop (docs/profiles.md#profile-image: cropped square, 400 x 400 JPEG)', () => {
   it('gives back a 400 x 400 JPEG of exactly the chosen area, scaled to fill it', async () => {
     const page = await browser.newPage();
     const pageErrors: string[] = [];

@@ -62,7 +62,7 @@ async function check(tab: Page, name: string, width: number, photograph = false)
   }
 }
 
-/** SPEC §2 upload flow, payment pages and settings: axe-core's WCAG 2.1 A and AA rules find nothing serious or critical. */
+/** Upload flow, payment pages and settings: axe-core's WCAG 2.1 A and AA rules find nothing serious or critical (docs/upload.md#steps). */
 describe.each([390, 1280])('at %i px', (width) => {
   it('every upload step, the payment result pages and settings', async () => {
     const tab = await signedInPage(browser, dj.token, width);

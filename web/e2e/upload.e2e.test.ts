@@ -173,7 +173,7 @@ describe('step 1', () => {
 });
 
 describe('steps 2 to 4', () => {
-  it('a lookup that finds nothing twice offers Skip; a wrong code shows the SPEC words; the BETA code publishes', async () => {
+  it('a lookup that finds nothing twice offers Skip; a wrong code shows the documented words; the BETA code publishes', async () => {
     const dj = await signUpMember(baseUrl, REYKJAVIK, 'up_code');
     const title = `Code mix ${dj.userName}`;
     const tab = await page(dj);
@@ -416,7 +416,7 @@ describe.runIf(databaseUrl)('with demo references in the catalogue', () => {
     const start = paidAt + 1000;
     const end = start + 31_000;
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, end + 500 - Date.now())));
-    // SPEC §7 listen calls (the GraphQL twins take the same times).
+    // Listen calls (the GraphQL twins take the same times) (docs/player-and-listens.md#calls).
     for (const [path, body] of [
       ['add-new-listen', { start: new Date(start).toISOString() }],
       ['pause', { end: new Date(end).toISOString() }],

@@ -44,7 +44,7 @@ describe('routes', () => {
     expect(router.state.location.pathname).toBe('/');
   });
 
-  it("shows the app's failure screen (SPEC §8) when a screen of the real route table throws", async () => {
+  it("shows the app's failure screen (docs/static-pages.md#failure-screen) when a screen of the real route table throws", async () => {
     vi.doMock('./pages/static/ChangeLogPage', () => ({ ChangeLogPage: Broken }));
     const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {

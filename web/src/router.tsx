@@ -20,7 +20,7 @@ const screen = <Module,>(path: string, load: () => Promise<Module>, pick: (modul
 });
 
 /**
- * SPEC §2 routes. Every screen but the landing page is its own chunk, so the landing page downloads only itself. Every screen after the
+ * Routes (docs/navigation.md#routes). Every screen but the landing page is its own chunk, so the landing page downloads only itself. Every screen after the
  * landing page sits under the GraphQL boundary (lazy: it brings Apollo and the player bar); private screens sit under
  * RequireAuth as well. The audio element itself lives in RootLayout, so playback survives every navigation.
  * A function, because a router takes ownership of its route objects (lazy routes are patched in place).

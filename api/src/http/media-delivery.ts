@@ -166,7 +166,7 @@ function answerError(response: ServerResponse, status: number, message: string):
 }
 
 /**
- * GET and HEAD /media/{SPEC path}: stored files streamed from whichever storage driver is configured, with HTTP
+ * GET and HEAD /media/{folder}/{file}: stored files streamed from whichever storage driver is configured, with HTTP
  * ranges and validators so a listener can seek anywhere in a two-hour mix at once, in constant memory. Access
  * follows the file's owner: a deactivated mix's files are gone at once.
  *

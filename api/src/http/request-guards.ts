@@ -12,7 +12,7 @@ export interface RequestGuardOptions {
   maxConnectionsPerAddress: number;
 }
 
-// The two routes whose bodies are large files: the SPEC's create-mix form and the tus endpoint.
+// The two routes whose bodies are large files: the documented create-mix form and the tus endpoint.
 const isUpload = (url: string | undefined) => !!url && /^\/api\/(mix\/create-mix|uploads|track\/[^/?]+\/reference)(\/|\?|$)/.test(url);
 
 const hasBody = (request: IncomingMessage) =>

@@ -32,7 +32,7 @@ export function sharedKindOf(path: string): ShareCard['kind'] | null {
   return SHARED_PROFILE.test(path) ? 'profile' : null;
 }
 
-/** What a shared link to nothing says (SPEC §8 for mixes; the app's own words for members), before the app loads. */
+/** What a shared link to nothing says (docs/mix-page.md#not-found for mixes; the app's own words for members), before the app loads. */
 const NOT_FOUND: Record<ShareCard['kind'], { title: string; text: string }> = {
   mix: { title: 'No mix found :-/', text: 'Sorry, that mix may have been removed.' },
   profile: { title: 'No member found', text: 'Nobody uses that name here. Check the link, or find members from the homepage.' },

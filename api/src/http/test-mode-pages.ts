@@ -5,7 +5,7 @@ import { escapeHtml } from '../shared/html.js';
 /**
  * The default start's stand-ins for Stripe's hosted pages (no STRIPE_SECRET_KEY): a checkout page that says plainly it
  * is test mode, what is bought and its price, with "Pay (test mode)" (the same fulfilment as a webhook, then the
- * SPEC's success page) and "Cancel" (the canceled page); and a billing page showing the subscription, with a way to
+ * documented success page) and "Cancel" (the canceled page); and a billing page showing the subscription, with a way to
  * cancel it. Plain server-rendered HTML with no script, so they work before the web app is built.
  */
 export function testModePages(services: Services) {

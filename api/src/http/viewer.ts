@@ -8,7 +8,7 @@ const resolved = new WeakMap<FastifyRequest, Promise<Viewer | null>>();
 
 /**
  * Who sent the request: the one way both skins learn it, once per request. The token comes as `x-auth-token` (the
- * SPEC's header), `Authorization: Bearer` (GraphQL habits), or in the body as `token` / `user_token` (the SPEC's
+ * documented header), `Authorization: Bearer` (GraphQL habits), or in the body as `token` / `user_token` (the documented
  * sign-up steps). No token means nobody; a bad or expired one is a 401, never quietly nobody.
  */
 export function viewerOf(services: Services, request: FastifyRequest): Promise<Viewer | null> {

@@ -5,7 +5,7 @@ import type { Services } from '../services.js';
 import { requireViewer } from '../shared/viewer.js';
 import { bodyOf } from './request.js';
 
-/** SPEC §7 auth rows: sign-up, sign-in, password check/change, reset by email; and signing out (issue 26). */
+/** Auth rows: sign-up, sign-in, password check/change, reset by email; and signing out (issue 26) (docs/accounts.md#calls). */
 export function authRoutes(services: Services) {
   return async (app: FastifyInstance) => {
     app.post('/user/create-user', async (request, reply) => {
@@ -27,7 +27,7 @@ export function authRoutes(services: Services) {
       return { message: await services.auth.requestPasswordReset(bodyOf(request).email, { ip: request.ip }) };
     });
 
-    // The create-password screen: the SPEC's email + newPassword, plus the token from the reset link (required).
+    // The create-password screen: the documented email + newPassword, plus the token from the reset link (required).
     app.post('/auth/update-password', async (request) => {
       const body = bodyOf(request);
       return {

@@ -5,11 +5,11 @@ import type { Services } from '../services.js';
 import { requireViewer } from '../shared/viewer.js';
 import { userWire } from './presenters.js';
 
-/** SPEC §7 follow rows: the toggle (GET as the SPEC has it, and POST) and the member's own follow lists (20 a page, from page 1). */
+/** Follow rows: the toggle (GET as documented, and POST) and the member's own follow lists (20 a page, from page 1) (docs/follows.md#calls). */
 export function followRoutes(services: Services) {
   const { follows } = services;
   return async (app: FastifyInstance) => {
-    // The SPEC's GET stays for the SPEC's client; POST is the one to use, since link prefetchers may follow a GET.
+    // The documented GET stays for the original client; POST is the one to use, since link prefetchers may follow a GET.
     app.route<{ Params: { id: string } }>({
       method: ['GET', 'POST'],
       url: '/user/follow/:id',

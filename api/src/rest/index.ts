@@ -12,7 +12,7 @@ import { recognitionRoutes } from './recognition.routes.js';
 import { trackRoutes } from './tracks.routes.js';
 import { userRoutes } from './users.routes.js';
 
-/** The /api adapter: the SPEC §7 paths and wire names over the same services GraphQL uses. */
+/** The /api adapter: the paths (docs/public-api.md#rest-paths) and wire names over the same services GraphQL uses. */
 export function registerRestRoutes(services: Services) {
   return async (app: FastifyInstance) => {
     await app.register(authRoutes(services));

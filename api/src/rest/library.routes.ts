@@ -6,13 +6,13 @@ import { requireViewer } from '../shared/viewer.js';
 import { mixesWire, savedTrackWire } from './mixes.presenters.js';
 import { bodyOf } from './request.js';
 
-/** The SPEC sends a saved track's id as `trackId`; get-tracks-by-id may send several as `trackIds`. */
+/** REST sends a saved track's id as `trackId`; get-tracks-by-id may send several as `trackIds`. */
 function trackIdsOf(body: Record<string, unknown>): unknown {
   if (body.trackIds !== undefined) return body.trackIds;
   return body.trackId === undefined ? undefined : [body.trackId];
 }
 
-/** SPEC §7 library rows: saved mixes, saved tracks, the current mix and position. */
+/** Library rows: saved mixes, saved tracks, the current mix and position (docs/library.md#calls). */
 export function libraryRoutes(services: Services) {
   const { library } = services;
   return async (app: FastifyInstance) => {

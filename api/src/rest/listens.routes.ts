@@ -5,7 +5,7 @@ import { requireViewer } from '../shared/viewer.js';
 import { listenWire } from './mixes.presenters.js';
 import { bodyOf } from './request.js';
 
-/** SPEC §7 listen rows, plus heartbeats, the stats panel and the owner's listen records. */
+/** Listen rows, plus heartbeats, the stats panel and the owner's listen records (docs/player-and-listens.md#calls). */
 export function listenRoutes(services: Services) {
   const { listens } = services;
   return async (app: FastifyInstance) => {
@@ -19,7 +19,7 @@ export function listenRoutes(services: Services) {
       return listenWire(await listens.start(request.params.id, viewer.id, bodyOf(request).start));
     });
 
-    // Not in the SPEC: players that heartbeat keep "listening now" right (a listen stops counting a minute after the last).
+    // Beyond the original calls: players that heartbeat keep "listening now" right (a listen stops counting a minute after the last).
     app.post<{ Params: { id: string } }>('/mix/heartbeat-listen/:id', async (request) => {
       const viewer = requireViewer(await viewerOf(services, request));
       return listenWire(await listens.heartbeat(request.params.id, viewer.id));

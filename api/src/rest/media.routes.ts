@@ -10,7 +10,7 @@ import { requireViewer } from '../shared/viewer.js';
 import { bodyOf } from './request.js';
 
 const FORM_LIMITS = {
-  // Our own checks refuse an MP3 at 300 MB and a cover at 5 MB with the SPEC's words; busboy's cap is only a backstop.
+  // Our own checks refuse an MP3 at 300 MB and a cover at 5 MB with the documented words; busboy's cap is only a backstop.
   fileSize: MP3_RULE.maxBytes + 1024 * 1024,
   files: 2,
   fields: 10,
@@ -44,7 +44,7 @@ const draftWire = (services: Services, mix: IMix) => ({
   createdAt: mix.createdAt.toISOString(),
 });
 
-/** SPEC §7 create-mix, and the tus endpoint that lets a large MP3 survive a dropped connection. */
+/** Create-mix, and the tus endpoint that lets a large MP3 survive a dropped connection (docs/upload.md#calls). */
 export function mediaRoutes(services: Services) {
   const { media } = services;
   return async (app: FastifyInstance) => {

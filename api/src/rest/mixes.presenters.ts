@@ -17,7 +17,7 @@ export interface MixShown {
 
 const creatorsWire = (track: TrackView) => track.creators.map((creator) => ({ id: creator.id ?? null, name: creator.name }));
 
-/** SPEC §3 "Track in a mix" without its times: a catalogue track (a lookup's candidates, a track page). */
+/** "Track in a mix" without its times: a catalogue track (a lookup's candidates, a track page) (docs/public-api.md#wire-names). */
 export function trackWire(track: TrackView) {
   return {
     _id: track.id,
@@ -27,18 +27,18 @@ export function trackWire(track: TrackView) {
     creators: creatorsWire(track),
     label: track.label ? { id: track.label.id ?? null, name: track.label.name } : null,
     buy: track.buy,
-    // The SPEC's flag is present only for unreleased tracks.
+    // The documented flag is present only for unreleased tracks.
     ...(track.newRelease ? { new_release: true } : {}),
     is_manual: track.isManual,
   };
 }
 
-/** SPEC §3 "Track in a mix". */
+/** "Track in a mix" (docs/public-api.md#wire-names). */
 export function mixTrackWire(entry: MixTrackView) {
   return { ...trackWire(entry.track), start_time: entry.startTime, end_time: entry.endTime };
 }
 
-/** SPEC §3 "Saved track". */
+/** "Saved track" (docs/public-api.md#wire-names). */
 export function savedTrackWire(saved: SavedTrackView) {
   const { track } = saved;
   return {
@@ -52,7 +52,7 @@ export function savedTrackWire(saved: SavedTrackView) {
 }
 
 /**
- * SPEC §3 mixes, with each one's tracks, savers and (for a signed-in viewer) whether they saved it: a fixed number of
+ * Mixes, with each one's tracks, savers and (for a signed-in viewer) whether they saved it (docs/public-api.md#wire-names): a fixed number of
  * queries for the whole list, however long.
  */
 export async function mixesWire(services: Services, shown: MixShown[], viewerId: string | null) {
@@ -105,7 +105,7 @@ export async function mixWire(services: Services, shown: MixShown, viewerId: str
   return wire;
 }
 
-/** SPEC §3 listen record: user, timestamps.start, timestamps.end. */
+/** Listen record: user, timestamps.start, timestamps.end (docs/public-api.md#wire-names). */
 export const listenWire = (listen: ListenRecord) => ({
   _id: listen.id,
   user: listen.userId,
@@ -113,7 +113,7 @@ export const listenWire = (listen: ListenRecord) => ({
   timestamps: { start: listen.start.toISOString(), end: listen.end?.toISOString() ?? null },
 });
 
-/** One mix opened by id (SPEC `GET /api/mix/{id}`): its owner also gets its listen records (`listeners`). */
+/** One mix opened by id (REST `GET /api/mix/{id}`): its owner also gets its listen records (`listeners`). */
 export async function mixDetailWire(services: Services, shown: MixShown, viewerId: string | null) {
   const [wire, listeners] = await Promise.all([
     mixWire(services, shown, viewerId),

@@ -9,7 +9,7 @@ import { type Body, bodyOf } from './request.js';
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Names from the SPEC's `creators` (text, or a list of text or {name}) or `artists` ({name} list). */
+/** Names from the documented `creators` (text, or a list of text or {name}) or `artists` ({name} list). */
 function namesOf(value: unknown): string[] | undefined {
   if (typeof value === 'string') return [value];
   if (!Array.isArray(value)) return undefined;
@@ -17,7 +17,7 @@ function namesOf(value: unknown): string[] | undefined {
 }
 
 /**
- * SPEC §3 "Upload track entry" (creators, name, uuid, is_manual, artists, label, album.cover) with "Track in a mix"'s
+ * "Upload track entry" (docs/public-api.md#wire-names) (creators, name, uuid, is_manual, artists, label, album.cover) with "Track in a mix"'s
  * start_time and end_time onto the service's entry; the chosen catalogue track is `uuid` (or `track`, its id).
  */
 function tracklistEntryOf(raw: unknown): TracklistEntry {
@@ -36,16 +36,16 @@ function tracklistEntryOf(raw: unknown): TracklistEntry {
 
 const mixIdOf = (body: Body) => body.mix_id ?? body.id;
 
-/** The SPEC's mix pages answer `mix_found: false` with the reason when there is no such mix (or it was removed). */
+/** The documented mix pages answer `mix_found: false` with the reason when there is no such mix (or it was removed). */
 function mixNotFound(reply: FastifyReply, error: NotFoundError) {
   return reply.status(404).send({ mix_found: false, err: error.message, error: error.message, message: error.message, status: 404 });
 }
 
-/** SPEC §7 mix rows: the feed, single mixes (private, public, the upload's draft), mixes by member, tracklist, publish, deactivate. */
+/** Mix rows: the feed, single mixes (private, public, the upload's draft), mixes by member, tracklist, publish, deactivate (docs/public-api.md#rest-paths). */
 export function mixRoutes(services: Services) {
   const { mixes } = services;
   return async (app: FastifyInstance) => {
-    // The SPEC's carousel shows "n of count"; rather than every match at once, the body may page with `page` (from 0)
+    // The documented carousel shows "n of count"; rather than every match at once, the body may page with `page` (from 0)
     // and `limit` (1 to 50, default 20). `count` is always the total.
     app.post('/mix/get-mixes-by-genre-and-distance', async (request) => {
       const viewer = await viewerOf(services, request);
@@ -57,7 +57,7 @@ export function mixRoutes(services: Services) {
       return {
         data: await mixesWire(services, found.items, viewer?.id ?? null),
         count: await found.totalCount,
-        // Beyond the SPEC's wire: true when more match than were counted (count is then "count+").
+        // Beyond the original answer: true when more match than were counted (count is then "count+").
         count_is_lower_bound: found.totalCountIsLowerBound,
       };
     });

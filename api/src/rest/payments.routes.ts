@@ -5,7 +5,7 @@ import { requireViewer } from '../shared/viewer.js';
 import { bodyOf } from './request.js';
 
 /**
- * SPEC §7 payment rows (each answers `{ redirect }`, an absolute URL, as the SPEC's client expects), the success page's
+ * Payment rows (docs/payments.md#calls) (each answers `{ redirect }`, an absolute URL, as the original client expects), the success page's
  * session confirmation, the Stripe webhook, and the creator rewards ledger as CSV.
  */
 export function paymentRoutes(services: Services) {

@@ -4,7 +4,7 @@ import { type Place, userPolicy } from '../modules/users/user.policy.js';
 import type { MemberSummary, ProfileView } from '../modules/users/users.service.js';
 import type { Services } from '../services.js';
 
-/** GeoJSON order, as the SPEC reads `location.coordinates`: [longitude, latitude]. */
+/** GeoJSON order, as REST reads `location.coordinates`: [longitude, latitude]. */
 export function locationWire(latitude: number | null | undefined, longitude: number | null | undefined) {
   return latitude === null || latitude === undefined || longitude === null || longitude === undefined
     ? null
@@ -13,7 +13,7 @@ export function locationWire(latitude: number | null | undefined, longitude: num
 
 const placeWire = (place: Place | null) => locationWire(place?.latitude, place?.longitude);
 
-/** A member as the SPEC's wire names show them to anyone. */
+/** A member as the REST wire names show them to anyone. */
 export function userWire(services: Services, user: IUser, view?: Omit<ProfileView, 'user'>) {
   return {
     _id: user.id,
@@ -43,5 +43,5 @@ export function loggedInUserWire(services: Services, user: IUser) {
 
 export const memberSummaryWire = (member: MemberSummary) => ({ user_name: member.userName, display_name: member.displayName });
 
-/** SPEC "Logged-in user": the ids of the member's saved mixes (still published) and saved tracks, newest first. */
+/** The logged-in member (docs/public-api.md#wire-names): the ids of the member's saved mixes (still published) and saved tracks, newest first. */
 export const libraryIdsWire = (library: LibraryIds) => ({ saved_mixes_by_me: library.savedMixIds, saved_tracks: library.savedTrackIds });

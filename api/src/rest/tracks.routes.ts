@@ -6,7 +6,7 @@ import { mixesWire, trackWire } from './mixes.presenters.js';
 import { bodyOf } from './request.js';
 
 /**
- * SPEC §7's track lookup (the upload's step 2 to 3), and a track's page: the track, and the published mixes that play
+ * The track lookup in docs/upload.md#tracklist-lookup (the upload's step 2 to 3), and a track's page: the track, and the published mixes that play
  * it (newest first, numbered pages from 0, each mix with the track's `start_time` in it).
  */
 export function trackRoutes(services: Services) {

@@ -45,7 +45,7 @@ async function readImage(part: MultipartFile): Promise<Buffer | undefined> {
   }
 }
 
-/** SPEC §7 user rows: the sign-up steps, profiles and member search. */
+/** User rows: the sign-up steps, profiles and member search (docs/profiles.md#calls). */
 export function userRoutes(services: Services) {
   const { users } = services;
   return async (app: FastifyInstance) => {

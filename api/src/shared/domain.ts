@@ -1,4 +1,4 @@
-/** SPEC §3 user types, code -> label. Unknown codes display as Listener. */
+/** User types, code -> label (docs/rules.md#user-types). Unknown codes display as Listener. */
 export const USER_TYPES = {
   listener: 'Listener',
   dj: 'DJ',
@@ -21,7 +21,7 @@ export function isUserTypeCode(value: unknown): value is UserTypeCode {
   return typeof value === 'string' && Object.hasOwn(USER_TYPES, value);
 }
 
-/** SPEC §3 genres, code -> label ('all' is a filter, never a mix's genre). */
+/** Genres, code -> label ('all' is a filter, never a mix's genre) (docs/rules.md#genres). */
 export const GENRES = {
   house: 'House',
   deep_house: 'Deep House',
@@ -48,9 +48,9 @@ export const GENRES = {
 export type GenreCode = keyof typeof GENRES;
 export const GENRE_CODES = Object.keys(GENRES) as GenreCode[];
 
-/** SPEC §5 and §9: the distance filter's ceiling and default, in km; the feed reads it as "everywhere". */
+/** The distance filter's ceiling and default, in km; the feed reads it as "everywhere" (docs/home-feed.md#filter). */
 export const FEED_MAX_RADIUS_KM = 20_000;
 
-/** SPEC §5 and §9: entries in an upload's tracklist. */
+/** Entries in an upload's tracklist (docs/upload.md#tracklist-rules). */
 export const TRACKLIST_MIN = 5;
 export const TRACKLIST_MAX = 30;

@@ -4,7 +4,7 @@ import { InvalidInputError } from './errors.js';
 
 /**
  * The one way an operation's input is read: its zod schema parses the raw value, and a failure becomes a 400 whose
- * message is the schema's own (the SPEC's words where it has them) or, where the schema gave none, one that names the
+ * message is the schema's own (the documented words where it has them) or, where the schema gave none, one that names the
  * field. Services receive the parsed, typed value and never check shapes by hand.
  */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
@@ -80,7 +80,7 @@ export const text = (max: number) => storable(z.string().trim().max(max));
 /** An id this server handed out (a UUID), or null for anything else: no such thing exists, so callers answer "not found". */
 export const idOrNull = z.unknown().transform((value): string | null => (isUuid(value) ? value : null));
 
-/** A numbered page as the SPEC's paths send it (text or a number), from `from`, bounded so no offset overflows. */
+/** A numbered page as the documented paths send it (text or a number), from `from`, bounded so no offset overflows. */
 export const pageNumber = (from: 0 | 1, max = 100_000) =>
   z.coerce
     .number({ error: `page must be a whole number from ${from}` })

@@ -14,7 +14,7 @@ import {
   USER_NAME_PATTERN,
 } from './rules.js';
 
-describe('file sizes: at most the limit (SPEC §9)', () => {
+describe('file sizes: at most the limit (docs/rules.md)', () => {
   test('a file of exactly the limit is taken, one byte more is not', () => {
     expect(isWithinSize(314_572_800, MP3_RULE.maxBytes)).toBe(true);
     expect(isWithinSize(314_572_801, MP3_RULE.maxBytes)).toBe(false);
@@ -42,7 +42,7 @@ describe('file sizes: at most the limit (SPEC §9)', () => {
   });
 });
 
-describe('accounts (SPEC §5)', () => {
+describe('accounts (docs/rules.md#limits)', () => {
   test('passwords: 8 or more of letters, digits and !@#$%^&*_, with a capital, a digit and a symbol', () => {
     for (const good of ['Abcdef1!', 'ZZZZZZ9_', 'Long3r^Password&']) expect(PASSWORD_PATTERN.test(good)).toBe(true);
     for (const bad of ['Abcde1!', 'abcdef1!', 'Abcdefg!', 'Abcdefg1', 'Abcdef1!-', 'Abcdef1! '])

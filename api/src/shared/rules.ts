@@ -1,6 +1,6 @@
 /**
  * Every rule the web client applies before the server does, defined once: limits, accepted formats, the comparisons
- * themselves, the words (SPEC §5's messages) and the hints built from them. The server's inputs, services and entities
+ * themselves, the words (the messages in docs/accounts.md#passwords) and the hints built from them. The server's inputs, services and entities
  * import the same values, and the web imports this file as `@mixcrate/api/rules` (plain values, no zod), so the two
  * sides cannot give different answers. The zod schemas built from these rules are in validation.ts.
  */
@@ -12,18 +12,18 @@ const listed = (items: readonly string[]): string =>
 // ---- Files -----------------------------------------------------------------------------------------------------
 
 /**
- * The one size comparison both sides make. SPEC §9 says "at most": a file of exactly `maxBytes` is accepted, one byte
+ * The one size comparison both sides make. says (docs/rules.md) "at most": a file of exactly `maxBytes` is accepted, one byte
  * more is too large.
  */
 export const isWithinSize = (bytes: number, maxBytes: number): boolean => bytes <= maxBytes;
 
-/** 314,572,800 bytes as '300MB', 2,000,000 as '2MB': the size in the SPEC's messages (binary megabytes, rounded). */
+/** 314,572,800 bytes as '300MB', 2,000,000 as '2MB': the size in the documented messages (binary megabytes, rounded). */
 const megabytes = (bytes: number): string => `${Math.round(bytes / 1_048_576)}MB`;
 const tooLarge = (maxBytes: number): string => `File too large (max. ${megabytes(maxBytes)})`;
 
 const MP3_MAX_BYTES = 314_572_800;
 
-/** SPEC §5 and §9: an MP3 of type audio/mpeg, at most 300 MB. The server also checks its content. */
+/** An MP3 of type audio/mpeg, at most 300 MB (docs/upload.md#file-rules). The server also checks its content. */
 export const MP3_RULE = {
   type: 'audio/mpeg',
   maxBytes: MP3_MAX_BYTES,
@@ -80,10 +80,10 @@ function imageRule(formats: readonly ImageFormat[], maxBytes: number, wrongForma
   };
 }
 
-/** SPEC §5 and §9 cover image: jpg, jpeg, gif, png or webp, at most 5 MB; stored as a 400x400 JPEG. */
+/** Cover image: jpg, jpeg, gif, png or webp, at most 5 MB; stored as a 400x400 JPEG (docs/upload.md#file-rules). */
 export const COVER_RULE = imageRule(['jpeg', 'png', 'gif', 'webp'], 5_242_880, 'Wrong format! Use .jpg, .png, .gif, or .webp');
 
-/** SPEC §5 and §9 profile image: jpg, jpeg, gif or png, at most 2,000,000 bytes; stored as a 400x400 JPEG. */
+/** Profile image: jpg, jpeg, gif or png, at most 2,000,000 bytes; stored as a 400x400 JPEG (docs/profiles.md#profile-image). */
 export const PROFILE_IMAGE_RULE = imageRule(['jpeg', 'png', 'gif'], 2_000_000, 'Wrong format! Try .jpg .png or .gif');
 
 /** The browser's first check of a chosen image, by its name's ending and its size: the problem's words, or null. */
@@ -96,16 +96,16 @@ export function imageProblem(rule: ImageFileRule, file: { name: string; size: nu
 
 // ---- The upload form ------------------------------------------------------------------------------------------
 
-/** SPEC §5: what an upload needs, in the order a missing list names them. */
+/** What an upload needs, in the order a missing list names them (docs/rules.md#limits). */
 const UPLOAD_ITEMS = { cover: 'Cover Image', title: 'Title', mp3: 'MP3 audio file', genre: 'Genre' } as const;
 
-/** SPEC §5: the missing items joined with ' + ' ('Cover Image + Title + MP3 audio file + Genre'), or null when none is. */
+/** The missing items joined with ' + ' ('Cover Image + Title + MP3 audio file + Genre'), or null when none is (docs/upload.md#file-rules). */
 export function missingUploadItems(present: Record<keyof typeof UPLOAD_ITEMS, boolean>): string | null {
   const missing = (Object.keys(UPLOAD_ITEMS) as (keyof typeof UPLOAD_ITEMS)[]).filter((item) => !present[item]);
   return missing.length > 0 ? missing.map((item) => UPLOAD_ITEMS[item]).join(' + ') : null;
 }
 
-/** SPEC §5: every tracklist row needs an artist and a title; what a row without them says. */
+/** Every tracklist row needs an artist and a title; what a row without them says (docs/upload.md#step-2-add-tracks). */
 export const TRACKLIST_MISSING_FIELDS = 'Missing: Empty fields';
 
 // ---- Text lengths ----------------------------------------------------------------------------------------------
@@ -116,7 +116,7 @@ export const MIX_TITLE_MAX = 200;
 export const TRACK_TITLE_MAX = 300;
 /** One creator's name in a tracklist entry (the upload's Artist column). */
 export const TRACK_CREATOR_MAX = 200;
-/** SPEC §5 and §9. */
+/** . (docs/rules.md#limits) */
 export const BIO_MAX = 180;
 export const DISPLAY_NAME_MAX = 50;
 export const EMAIL_MAX = 254;
@@ -125,7 +125,7 @@ export const EARNINGS_CREATOR_MAX = 255;
 
 // ---- Accounts --------------------------------------------------------------------------------------------------
 
-/** SPEC §5 passwords: at least 8 characters with a capital letter, a digit and one of the symbols; nothing else. */
+/** Passwords: at least 8 characters with a capital letter, a digit and one of the symbols; nothing else (docs/accounts.md#passwords). */
 export const PASSWORD_RULE = {
   minLength: 8,
   /** bcrypt reads 72 bytes; the cap only keeps absurd input out. */
@@ -138,7 +138,7 @@ export const PASSWORD_PATTERN = new RegExp(
   `^(?=.*[A-Z])(?=.*\\d)(?=.*[${PASSWORD_RULE.symbols}])[A-Za-z\\d${PASSWORD_RULE.symbols}]{${PASSWORD_RULE.minLength},}$`,
 );
 
-/** SPEC §5 user names: letters, digits and these symbols, 3 to 30 of them. */
+/** User names: letters, digits and these symbols, 3 to 30 of them (docs/rules.md#limits). */
 export const USER_NAME_RULE = { minLength: 3, maxLength: 30, symbols: ['_', '.', '-'] } as const;
 
 // '-' is last among the symbols, where a character class reads it as itself.
@@ -152,7 +152,7 @@ export const hints = {
   userName: `${USER_NAME_RULE.minLength} to ${USER_NAME_RULE.maxLength} letters, digits, ${USER_NAME_RULE.symbols.slice(0, -1).join(' ')} or ${USER_NAME_RULE.symbols.at(-1)}`,
 } as const;
 
-/** SPEC §5's messages, the same words on both sides. */
+/** The messages in docs/rules.md#limits, the same words on both sides. */
 export const messages = {
   passwordRequired: 'Please enter a password',
   passwordRule: `Passwords must be min. ${PASSWORD_RULE.minLength} chars, one capital letter, one number, and one special character`,
@@ -185,7 +185,7 @@ export const LOCATION_RULE = { latitude: coordinate('latitude', 90), longitude: 
 
 // ---- BETA codes ------------------------------------------------------------------------------------------------
 
-/** SPEC §5 and §9: the code that publishes a mix for free, unless BETA_CODES names others, and how it is compared. */
+/** The code that publishes a mix for free, unless BETA_CODES names others, and how it is compared (docs/payments.md#beta-codes). */
 export const BETA_CODE = {
   default: 'free-mix',
   maxLength: 64,
@@ -193,5 +193,5 @@ export const BETA_CODE = {
   invalidTitle: 'Invalid code:',
 } as const;
 
-/** SPEC §5: a code is compared trimmed and lower-cased, typed and configured alike. */
+/** A code is compared trimmed and lower-cased, typed and configured alike (docs/payments.md#beta-codes). */
 export const normaliseBetaCode = (code: string): string => code.trim().toLowerCase();

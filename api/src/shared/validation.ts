@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BIO_MAX, DISPLAY_NAME_MAX, EMAIL_MAX, messages, PASSWORD_PATTERN, PASSWORD_RULE, USER_NAME_PATTERN } from './rules.js';
 
 /**
- * SPEC §5's rules (rules.ts) as zod schemas with its exact messages. The server enforces them and the web client
+ * The rules in docs/rules.md#limits (rules.ts) as zod schemas with its exact messages. The server enforces them and the web client
  * imports this file, so both sides say the same words.
  */
 

@@ -3,7 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { StorageUnavailableError } from '../shared/errors.js';
 
-/** The SPEC §3 storage paths; every object key is one of these folders plus a random file name. */
+/** The storage paths (docs/public-api.md#media-files); every object key is one of these folders plus a random file name. */
 export const FOLDERS = {
   profileImages: 'user/profile-images',
   mixImages: 'mix/mix-images',

@@ -8,7 +8,7 @@ export const CITIES = {
   sydney: { latitude: -33.8688, longitude: 151.2093 },
 } as const;
 
-/** SPEC §3 upload track entries as the upload wizard sends them: typed by hand. */
+/** Upload track entries as the upload wizard sends them: typed by hand (docs/public-api.md#wire-names). */
 export const typedTracks = (count: number, prefix = 'Track') =>
   Array.from({ length: count }, (_, index) => ({
     name: `${prefix} ${index + 1}`,

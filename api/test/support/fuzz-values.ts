@@ -9,7 +9,7 @@ import fc from 'fast-check';
 export type Pass = 'unstorable' | 'odd';
 export const PASSES: Pass[] = ['unstorable', 'odd'];
 
-/** The wire names the routes read (SPEC §7, src/rest/), the GraphQL request's own fields, and a few strays. */
+/** The wire names the routes read (docs/public-api.md#wire-names, src/rest/), the GraphQL request's own fields, and a few strays. */
 export const WIRE_NAMES = [
   '_id',
   'bio',

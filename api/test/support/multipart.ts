@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 
 export type FormPart = { name: string; value: string } | { name: string; fileName: string; type: string; data: Buffer };
 
-/** A multipart/form-data body with its parts in the order given (the SPEC's client sends cover, title, mp3, genre). */
+/** A multipart/form-data body with its parts in the order given (the original client sends cover, title, mp3, genre). */
 export function orderedMultipart(parts: FormPart[]) {
   const boundary = `----mixcrate${randomBytes(8).toString('hex')}`;
   const chunks: Buffer[] = [];

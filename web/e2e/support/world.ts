@@ -49,7 +49,7 @@ export async function graphql<T>(
   return body.data as T;
 }
 
-/** A member with a user name, a location and a user type, made over the SPEC §7 REST calls. */
+/** A member with a user name, a location and a user type, made over the REST calls (docs/public-api.md#rest-paths). */
 export async function signUpMember(baseUrl: string, location = { latitude: 52.52, longitude: 13.405 }, prefix = 'dj'): Promise<Member> {
   const suffix = randomBytes(4).toString('hex');
   const email = `e2e_${suffix}@example.com`;

@@ -6,7 +6,7 @@ import { useAuth } from './auth';
 import type { LeavingState } from './use-sign-out-here';
 
 /**
- * SPEC §2 route guard: a private route admits the user when a token is in the auth state or in local storage (else it
+ * Route guard (docs/navigation.md#private-routes): a private route admits the user when a token is in the auth state or in local storage (else it
  * leads to the landing page, or where a sign-out on purpose said, with its notice);
  * private routes wrap the player in private mode (it remembers the position and reports listens) and restore the
  * member's remembered mix.

@@ -57,7 +57,7 @@ describe('a token the API refuses', () => {
     const client = createApolloClient('http://localhost/graphql');
     const sentTokens: (string | null)[] = [];
     const fetch = vi.fn(async (_url: string, init: RequestInit) => {
-      sentTokens.push(new Headers(init.headers).get('authorization'));
+      sentTokens.push(new Headers(init.headers).get('x-auth-token'));
       return sentTokens.length === 1 ? answer(401, UNAUTHENTICATED) : answer(200, { data: { me: null } });
     });
     vi.stubGlobal('fetch', fetch);
@@ -70,7 +70,7 @@ describe('a token the API refuses', () => {
     } finally {
       window.removeEventListener(SESSION_REFUSED_EVENT, forget);
     }
-    expect(sentTokens).toEqual(['Bearer ended-session', null]);
+    expect(sentTokens).toEqual(['ended-session', null]);
 
     // Once only: a refusal of the second try is the answer.
     localStorage.setItem('token', 'ended-session');

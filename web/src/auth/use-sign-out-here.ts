@@ -9,7 +9,7 @@ export interface LeavingState {
 }
 
 /**
- * Forgets the session on this device, once the server has been told (or could not be): SPEC §2 logout clears all
+ * Forgets the session on this device, once the server has been told (or could not be): logout clears all (docs/navigation.md#side-menu)
  * local storage and every client state group, then goes to `to`, with a notice for the page there when given.
  */
 export function useSignOutHere(): (to: string, notice?: string) => void {

@@ -16,7 +16,7 @@ export interface AppShellProps {
   children: ReactNode;
   /** Shown beside the content on wide screens (saved mixes, saved tracks, follows). */
   sidebar?: ReactNode;
-  /** SPEC §2 page-level column count; '1' hides the sidebar (settings). */
+  /** Page-level column count; '1' hides the sidebar (settings) (docs/navigation.md#layout). */
   columns?: 1 | 2;
   /** Extra controls in the header (the home filter chip). */
   headerExtra?: ReactNode;

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import styles from './Footer.module.css';
 
-/** SPEC §2 footer: copyright, Terms, Privacy Policy, Change log. */
+/** Footer: copyright, Terms, Privacy Policy, Change log (docs/navigation.md#footer). */
 export function Footer() {
   return (
     <footer className={styles.footer}>

@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { useAuth } from '../auth/auth';
 import styles from './Logo.module.css';
 
-/** The wordmark. On public screens it links home and, per SPEC §2, clicking it clears the stored login. */
+/** The wordmark. On public screens it links home and, per docs/navigation.md#header, clicking it clears the stored login. */
 export function Logo() {
   const { signOut } = useAuth();
   return (

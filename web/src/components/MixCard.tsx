@@ -12,7 +12,7 @@ import { HeadphonesIcon, PauseIcon, PlayIcon, ShareIcon, TrashIcon } from './ico
 import styles from './MixCard.module.css';
 import { SaveMixButton } from './SaveMixButton';
 
-/** SPEC §9: mix titles in cards are cut at 60 characters; the tracklist preview shows the first 4 tracks. */
+/** Mix titles in cards are cut at 60 characters; the tracklist preview shows the first 4 tracks (docs/mix-page.md#mix-card). */
 export const CARD_TITLE_CHARS = 60;
 export const PREVIEW_TRACKS = 4;
 const PREVIEW_TITLE_CHARS = 50;
@@ -58,7 +58,7 @@ function DeleteControl({ mix }: { mix: MixCardFieldsFragment }) {
   const cancel = useRef<HTMLButtonElement>(null);
   const userName = mix.owner.userName;
   const [deactivate, { loading, error }] = useMutation(DeactivateMixDocument, {
-    // SPEC §4: deleting a mix refreshes the profile's mixes (whatever page size the profile asked for).
+    // Deleting a mix refreshes the profile's mixes (whatever page size the profile asked for) (docs/mix-page.md#deleting-a-mix).
     refetchQueries: ['MixesByUser', 'Feed', 'SavedMixes'],
   });
   useEffect(() => {
@@ -110,7 +110,7 @@ function DeleteControl({ mix }: { mix: MixCardFieldsFragment }) {
   );
 }
 
-/** SPEC §2 mix card: cover, title, creator, genre, 'New', distance, date, listeners and stats, delete, save, share, play. */
+/** Mix card: cover, title, creator, genre, 'New', distance, date, listeners and stats, delete, save, share, play (docs/mix-page.md#mix-card). */
 export function MixCard({ mix, shared = false, preview = false }: MixCardProps) {
   const player = usePlayer();
   const { copied, copy } = useCopyLink();

@@ -12,7 +12,7 @@ function isChunkLoadError(error: unknown): boolean {
 }
 
 /**
- * The router's failure screen (SPEC §8: 'Unexpected Application Error!'). A missing chunk after a deploy reloads the
+ * The router's failure screen (docs/static-pages.md#failure-screen: 'Unexpected Application Error!'). A missing chunk after a deploy reloads the
  * page once to pick up the new build instead.
  */
 export function RouteError() {

@@ -5,7 +5,7 @@ import styles from './MixCard.module.css';
 import { Spinner } from './Spinner';
 
 /**
- * SPEC §4 save toggle: a spinner while pending, a filled icon when saved (click removes), an outline when not (click
+ * Save toggle (docs/library.md#saved-mixes): a spinner while pending, a filled icon when saved (click removes), an outline when not (click
  * adds); the saved list reloads afterwards.
  */
 export function SaveMixButton({ mixId, saved, title }: { mixId: string; saved: boolean; title: string }) {

@@ -13,7 +13,7 @@ interface SideMenuProps {
 }
 
 /**
- * SPEC §2 side menu, opened by the logo mark: Home, Profile, Follows and Saved mixes (those two on narrow screens,
+ * Side menu, opened by the logo mark (docs/navigation.md#side-menu): Home, Profile, Follows and Saved mixes (those two on narrow screens,
  * where their sidebars are hidden), Upload, Settings, Logout. A modal dialog: Escape or the backdrop closes it.
  */
 export function SideMenu({ open, onClose, userName }: SideMenuProps) {

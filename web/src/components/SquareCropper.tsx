@@ -17,7 +17,7 @@ interface SquareCropperProps {
 }
 
 /**
- * SPEC §2's square crop, for the upload's cover and the profile image alike: the image under a square frame, a zoom
+ * The square crop in docs/profiles.md#profile-page, for the upload's cover and the profile image alike: the image under a square frame, a zoom
  * slider from 1 to 3 in steps of 0.05, Cancel and Done. Another image starts afresh (centred, unzoomed).
  */
 export function SquareCropper(props: SquareCropperProps) {

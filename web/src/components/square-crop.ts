@@ -1,4 +1,4 @@
-/** SPEC §9: crop zoom 1 to 3 in steps of 0.05. */
+/** Crop zoom 1 to 3 in steps of 0.05 (docs/rules.md#limits). */
 export const CROP_ZOOM = { min: 1, max: 3, step: 0.05 } as const;
 
 /** The size of the square every cropped image is sent as (the server stores the same). */

@@ -21,7 +21,7 @@ export type FollowCode =
   | 'FOLLOWED'
   | 'UNFOLLOWED';
 
-/** A mix genre (SPEC §3). ALL is a filter only, never the genre of a mix. */
+/** A mix genre (docs/rules.md#genres). ALL is a filter only, never the genre of a mix. */
 export type Genre =
   /** Afro House */
   | 'AFRO_HOUSE'
@@ -113,7 +113,7 @@ export type SignUpInput = {
   password: string;
 };
 
-/** A tracklist row as the uploader typed it (SPEC §5: both fields are needed). */
+/** A tracklist row as the uploader typed it (docs/upload.md#step-2-add-tracks: both fields are needed). */
 export type TrackLookupRowInput = {
   artist: string;
   title: string;

@@ -7,7 +7,7 @@ import { OperationTypeNode } from 'graphql';
 import { createClient } from 'graphql-ws';
 import { createContext } from 'react';
 import { SESSION_REFUSED_EVENT } from '../auth/auth';
-import { authHeaders } from './auth-headers';
+import { AUTH_HEADER, authHeaders } from './auth-headers';
 import { takeServerState } from './server-state';
 import { readToken } from './storage';
 
@@ -23,7 +23,7 @@ export const sessionRefusedLink = new ErrorLink(({ operation, forward }) => {
   const { response, headers, sentWithoutToken } = operation.getContext();
   if (response?.status !== 401 || sentWithoutToken) return;
   window.dispatchEvent(new Event(SESSION_REFUSED_EVENT));
-  const { authorization: _refused, ...others } = (headers ?? {}) as Record<string, string>;
+  const others = Object.fromEntries(Object.entries((headers ?? {}) as Record<string, string>).filter(([name]) => name !== AUTH_HEADER));
   operation.setContext({ headers: others, sentWithoutToken: true });
   return forward(operation);
 });

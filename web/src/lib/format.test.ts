@@ -11,7 +11,7 @@ import {
   userTypeLabel,
 } from './format';
 
-describe('formatting (SPEC §9)', () => {
+describe('formatting (docs/rules.md#display-formats)', () => {
   it('shows whole kilometres with thousands separators, nothing when unknown', () => {
     expect(formatDistance(7.4)).toBe('7 km');
     expect(formatDistance(929.6)).toBe('930 km');
@@ -35,7 +35,7 @@ describe('formatting (SPEC §9)', () => {
     expect(formatDate(lateEvening)).toBe(formatDate(new Date(local.getFullYear(), local.getMonth(), local.getDate())));
   });
 
-  it('truncates by window width at the SPEC breakpoints', () => {
+  it('truncates by window width at the documented breakpoints', () => {
     expect([249, 250, 299, 300, 399, 400, 449, 450, 499, 500, 899, 900].map(charsForWidth)).toEqual([
       10, 16, 16, 20, 20, 26, 26, 33, 33, 35, 35, 50,
     ]);
@@ -51,7 +51,7 @@ describe('formatting (SPEC §9)', () => {
     expect(formatClock(Number.NaN)).toBe('0:00');
   });
 
-  it('labels genres and user types as the SPEC does', () => {
+  it('labels genres and user types as documented', () => {
     expect(genreLabel('SOUL_FUNK_DISCO')).toBe('Soul / Funk / Disco');
     expect(genreLabel('RNB_HIP_HOP')).toBe('R&B / Hip Hop');
     expect(genreLabel('ALL')).toBe('All');

@@ -6,7 +6,7 @@ import type { Genre, UserType } from '../gql/graphql';
 /** 1234567 -> '1,234,567'. Not Intl.NumberFormat: its first use loads locale data, a long task on a slow phone. */
 const withThousands = (whole: number) => String(whole).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
-/** SPEC §9: whole kilometres with thousands separators and 'km'; nothing when unknown. */
+/** Whole kilometres with thousands separators and 'km'; nothing when unknown (docs/rules.md#display-formats). */
 export function formatDistance(km: number | null | undefined): string | null {
   if (km === null || km === undefined || !Number.isFinite(km)) return null;
   return `${withThousands(Math.round(km))} km`;
@@ -15,17 +15,17 @@ export function formatDistance(km: number | null | undefined): string | null {
 /** date-fns' UTC context. The mini date: the full one builds three Intl formatters when loaded (a long task on a phone). */
 const inUtc = (value: Date | number | string) => new UTCDateMini(+new Date(value));
 
-/** SPEC §9 dates, 'MMM Do YY' (Nov 22nd 26), in the browser's time zone or, for a server render, in UTC. */
+/** Dates, 'MMM Do YY' (Nov 22nd 26), in the browser's time zone or, for a server render, in UTC (docs/rules.md#display-formats). */
 export function formatDate(value: string | Date, zone: 'local' | 'UTC' = 'local'): string {
   return format(typeof value === 'string' ? new Date(value) : value, 'MMM do yy', zone === 'UTC' ? { in: inUtc } : undefined);
 }
 
-/** SPEC §9: longer text gets '...'. */
+/** Longer text gets '...' (docs/rules.md#display-formats). */
 export function truncate(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}...` : text;
 }
 
-/** SPEC §9 name and title truncation by window width. */
+/** Name and title truncation by window width (docs/rules.md#display-formats). */
 export function charsForWidth(width: number): number {
   if (width < 250) return 10;
   if (width < 300) return 16;
@@ -47,7 +47,7 @@ export function formatClock(seconds: number): string {
   return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${secs}` : `${minutes}:${secs}`;
 }
 
-/** GraphQL enums are the SPEC codes in capitals (DEEP_HOUSE = deep_house). */
+/** GraphQL enums are the REST codes in capitals (DEEP_HOUSE = deep_house). */
 export function genreCode(genre: Genre): GenreCode | 'all' {
   return genre.toLowerCase() as GenreCode | 'all';
 }
@@ -61,7 +61,7 @@ export function userTypeLabel(type: UserType): string {
   return USER_TYPES[type.toLowerCase().replace('_', '-') as keyof typeof USER_TYPES] ?? USER_TYPES.listener;
 }
 
-/** The search links SPEC §1 builds from a track's title and first creator. */
+/** The store search links (docs/mix-page.md#tracklist), built from a track's title and first creator. */
 export function storeLinks(title: string, creators: readonly { name: string }[]): { store: string; url: string }[] {
   const query = encodeURIComponent([creators[0]?.name, title].filter(Boolean).join(' '));
   return [
@@ -70,7 +70,7 @@ export function storeLinks(title: string, creators: readonly { name: string }[])
   ];
 }
 
-/** Cents as US dollars: 400 -> '$4.00' (SPEC §9 prices). */
+/** Cents as US dollars: 400 -> '$4.00' (prices, see docs/payments.md#prices). */
 export function formatPrice(cents: number): string {
   return (cents / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' });
 }

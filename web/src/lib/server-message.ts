@@ -3,7 +3,7 @@ import { CombinedGraphQLErrors, ServerError } from '@apollo/client/errors';
 /** Said when the request never got an answer from the API (offline, server down). */
 export const UNREACHABLE = 'Could not reach mixcrate. Check your connection and try again.';
 
-/** SPEC §8 "shows the server message": the first message the API gave for a failed operation, else the fallback. */
+/** What a failed call shows (docs/rules.md#messages): the first message the API gave for a failed operation, else the fallback. */
 export function serverMessage(error: unknown, fallback: string): string {
   if (CombinedGraphQLErrors.is(error)) return error.errors[0]?.message || fallback;
   return fallback;

@@ -1,4 +1,4 @@
-/** SPEC §3 local-storage keys the client keeps where they mean something to the user. */
+/** Local-storage keys the client keeps where they mean something to the user (docs/navigation.md#stored-in-the-browser). */
 export const StorageKeys = {
   token: 'token',
   userName: 'user_name',
@@ -6,7 +6,7 @@ export const StorageKeys = {
   userType: 'user_type',
 } as const;
 
-/** What the landing page and the logo clear (SPEC §2): the stored login. */
+/** What the landing page and the logo clear (docs/navigation.md#header): the stored login. */
 const LOGIN_KEYS = [StorageKeys.token, StorageKeys.userName, StorageKeys.location, StorageKeys.userType];
 
 /** localStorage can throw (privacy modes, quota); the app treats that as "nothing stored". */

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 
-/** SPEC §9: the 'Copied mix' bubble shows for 1.2 s. */
+/** The 'Copied mix' bubble shows for 1.2 s (docs/rules.md#timings). */
 export const COPIED_BUBBLE_MS = 1200;
 
 export const sharedMixUrl = (mixId: string) => new URL(`/shared-mix/${mixId}`, window.location.origin).toString();

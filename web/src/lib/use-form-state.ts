@@ -29,7 +29,7 @@ export interface FormState<Schema extends z.ZodType, Field extends string> {
 }
 
 /**
- * The state of a form checked with one of the shared zod schemas (`@mixcrate/api/validation`, SPEC §5): the values as
+ * The state of a form checked with one of the shared zod schemas (`@mixcrate/api/validation`, docs/accounts.md#passwords): the values as
  * typed, which fields were left, whether it was submitted, and whether a submission is under way.
  */
 export function useFormState<Field extends string, Schema extends z.ZodType<unknown, Record<Field, string>>>(

@@ -5,7 +5,7 @@ const subscribe = (onChange: () => void) => {
   return () => window.removeEventListener('resize', onChange);
 };
 
-/** The window's width, updated on resize (SPEC §9 truncates names by it). */
+/** The window's width, updated on resize (truncates names by it, see docs/rules.md#display-formats). */
 export function useWindowWidth(): number {
   return useSyncExternalStore(
     subscribe,
@@ -14,5 +14,5 @@ export function useWindowWidth(): number {
   );
 }
 
-/** SPEC: sidebars (saved mixes, saved tracks, follow tabs) appear on wide screens. */
+/** Sidebars (saved mixes, saved tracks, follow tabs) appear on wide screens (docs/navigation.md#layout). */
 export const WIDE_SCREEN = 1100;

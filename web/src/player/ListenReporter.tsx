@@ -23,7 +23,7 @@ function sendOnLeave(document: DocumentNode, variables: Record<string, unknown>)
 }
 
 /**
- * Reports what the player does (SPEC §4 player, §7 listen calls): a play is counted once per mix loaded; in private
+ * Reports what the player does (docs/player-and-listens.md#listens, docs/player-and-listens.md#calls): a play is counted once per mix loaded; in private
  * mode a listen starts on play, is kept alive by a heartbeat every 25 s (so the mix's "listening now" counts it; a
  * listen that went silent, say while a laptop slept, is started again) and ends on pause or end, and the current mix
  * and position are remembered on pause, end, every heartbeat and when the page is left. Public mode counts plays only.

@@ -80,7 +80,7 @@ function ListenerCount({ mixId }: { mixId: string }) {
   );
 }
 
-/** SPEC §2 audio player bar: play/pause, seek bar with elapsed and total time, volume, share, cover, title, DJ. */
+/** Audio player bar: play/pause, seek bar with elapsed and total time, volume, share, cover, title, DJ (docs/player-and-listens.md#the-player-bar). */
 export function PlayerBar() {
   const player = usePlayer();
   const { copied, copy } = useCopyLink();

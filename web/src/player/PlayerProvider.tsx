@@ -153,7 +153,7 @@ export function PlayerProvider({ children }: { children: ReactNode }) {
     return () => window.removeEventListener('pagehide', leave);
   }, [emit]);
 
-  // SPEC: space toggles play, arrow keys seek 10 s; never while the member types or operates a control.
+  // Space toggles play, arrow keys seek 10 s; never while the member types or operates a control (docs/player-and-listens.md#the-player-bar).
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (!mixRef.current || event.altKey || event.ctrlKey || event.metaKey || isTypingTarget(event.target)) return;
@@ -277,7 +277,7 @@ export function usePlayerPosition(): number {
   return useSyncExternalStore(time.subscribe, time.read, () => 0);
 }
 
-/** Sets the player's mode while the calling route is shown (SPEC: private routes wrap the player in private mode). */
+/** Sets the player's mode while the calling route is shown (docs/player-and-listens.md#private-and-public-mode: private routes wrap the player in private mode). */
 export function usePlayerMode(mode: PlayerMode): void {
   const { setMode } = usePlayer();
   useEffect(() => {

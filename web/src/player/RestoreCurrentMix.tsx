@@ -5,7 +5,7 @@ import { ViewerDocument } from '../gql/graphql';
 import { usePlayer } from './PlayerProvider';
 import { toPlayerMix } from './to-player-mix';
 
-/** SPEC §2/§9: on home, the player auto-plays 1.0 to 1.2 s after the mix loads. */
+/** On home, the player auto-plays 1.0 to 1.2 s after the mix loads (docs/player-and-listens.md#current-mix-and-position). */
 export const AUTOPLAY_DELAY_MS = 1100;
 
 /**

@@ -1,6 +1,6 @@
 import styles from './Upload.module.css';
 
-/** SPEC §2 upload flow: the four steps, in order. */
+/** Upload flow: the four steps, in order (docs/upload.md#steps). */
 export const UPLOAD_STEPS = ['Mix upload', 'Add tracks', 'Confirm tracks', 'Payment'] as const;
 
 /** The four-step progress bar: steps before the current one are done. */

@@ -20,7 +20,7 @@ export function blobToDataUrl(blob: Blob): Promise<string> {
 export class CreateMixError extends Error {}
 
 /**
- * SPEC §7 create-mix with the MP3 already on the server (the finished tus upload's address): the draft's id. Aborting
+ * Create-mix with the MP3 already on the server (the finished tus upload's address): the draft's id (docs/upload.md#calls). Aborting
  * the signal before the draft is written leaves nothing on the server (the API discards a request whose client left).
  */
 export async function createDraftMix(

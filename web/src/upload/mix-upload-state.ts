@@ -2,7 +2,7 @@ import { mp3Problem } from '@mixcrate/api/rules';
 import type { PendingUpload } from './mp3-upload';
 import { EMPTY_FORM, type UploadForm } from './upload-state';
 
-/** SPEC §8: what a cancelled upload says. */
+/** What a cancelled upload says (docs/upload.md#step-1-mix-upload). */
 export const UPLOAD_CANCELLED = 'Upload cancelled';
 
 export type UploadPhase = { name: 'idle' } | { name: 'uploading'; percent: number } | { name: 'finishing' };
@@ -55,7 +55,7 @@ export function initialMixUploadState(stored: { form: UploadForm; pending: Pendi
   };
 }
 
-/** SPEC §4 'Upload cancelled' and 'Start again': the stored mix id, image, audio, genre and title all go. */
+/** 'Upload cancelled' and 'Start again': the stored mix id, image, audio, genre and title all go (docs/upload.md#step-1-mix-upload). */
 const cleared = (state: MixUploadState): MixUploadState => ({
   ...state,
   form: EMPTY_FORM,

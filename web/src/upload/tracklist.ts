@@ -11,7 +11,7 @@ export interface RecognisedTiming {
 /** One slot of the tracklist as chosen at step 3 (or typed, when step 2 is skipped). */
 export type ChosenTrack = { kind: 'catalogue'; trackId: string; title: string; creators: string[] } | { kind: 'manual'; row: TrackRow };
 
-/** SPEC §5: every row needs both an artist and a title. */
+/** Every row needs both an artist and a title (docs/upload.md#step-2-add-tracks). */
 export const rowIsComplete = (row: TrackRow): boolean => row.artist.trim() !== '' && row.title.trim() !== '';
 
 /**

@@ -5,8 +5,8 @@ import { startDraft, type TrackRow } from './upload-state';
 
 const coverProblem = (file: { name: string; size: number }) => imageProblem(COVER_RULE, file);
 
-describe('SPEC §5 upload checks', () => {
-  it('names every missing item in the SPEC order, joined with " + "', () => {
+describe('Upload checks (docs/upload.md#file-rules)', () => {
+  it('names every missing item in the documented order, joined with " + "', () => {
     expect(missingUploadItems({ cover: false, title: false, mp3: false, genre: false })).toBe(
       'Cover Image + Title + MP3 audio file + Genre',
     );

@@ -2,7 +2,7 @@ import { TRACKLIST_MAX, TRACKLIST_MIN } from '@mixcrate/api/domain';
 import { readStored, removeStored, writeStored } from '../lib/storage';
 
 /**
- * The upload wizard's state kept in localStorage (SPEC §3 keys where the SPEC names them), so every step survives a
+ * The upload wizard's state kept in localStorage (keys as in docs/upload.md#stored-progress), so every step survives a
  * reload: the form of step 1, the draft mix's id, the typed rows, the lookup's options, the confirmed tracklist and
  * the payment markers.
  */
@@ -97,7 +97,7 @@ export function startDraft(id: string): void {
 
 export const emptyRows = (count = TRACKLIST_MIN): TrackRow[] => Array.from({ length: count }, () => ({ artist: '', title: '' }));
 
-/** The typed rows, at least the SPEC's five. */
+/** The typed rows, at least the documented five. */
 export function readRows(): TrackRow[] {
   const rows = readJson(UploadKeys.tracks, isRows) ?? [];
   return rows.length >= TRACKLIST_MIN ? rows : [...rows, ...emptyRows(TRACKLIST_MIN - rows.length)];
@@ -114,7 +114,7 @@ export const paymentMarked = (marker: PaymentMarker): boolean => readStored(Uplo
 export const markConfirmed = (): void => writeStored(UploadKeys.confirmed, 'confirmed');
 export const isConfirmed = (): boolean => readStored(UploadKeys.confirmed) !== null;
 
-/** SPEC §4: resetting the upload clears the stored upload keys. */
+/** Resetting the upload clears the stored upload keys (docs/upload.md#stored-progress). */
 export function resetUploadState(): void {
   removeStored(...Object.values(UploadKeys));
 }

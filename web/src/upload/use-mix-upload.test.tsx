@@ -44,7 +44,7 @@ describe('the upload state machine', () => {
     expect(initialMixUploadState({ form: EMPTY_FORM, pending, hasDraft: false }).askStartAgain).toBe(true);
   });
 
-  it('counts progress only while uploading, and a cancel clears the form with the SPEC words', () => {
+  it('counts progress only while uploading, and a cancel clears the form with the documented words', () => {
     const uploading = mixUploadReducer(
       mixUploadReducer(start, { type: 'edited', change: { title: 'Sunday', genre: 'techno', cover: COVER } }),
       { type: 'uploadStarted', percent: 0 },

@@ -54,7 +54,7 @@ export interface MixUpload extends MixUploadState {
 }
 
 /**
- * SPEC §2 step 1's upload: the form (kept through a reload), the file checks, the cover crop, then the MP3 through tus
+ * Step 1's upload (docs/upload.md#step-1-mix-upload): the form (kept through a reload), the file checks, the cover crop, then the MP3 through tus
  * (a reload or a dropped connection continues it) and create-mix making the draft from it; Cancel stops either part
  * and removes what the server holds. The page only shows what this answers.
  */

@@ -38,7 +38,7 @@ audio{width:100%}
 .gone{padding:24px}
 `;
 
-/** The page for a mix nobody may see (or that never was): 404 with the SPEC §8 words. */
+/** The page for a mix nobody may see (or that never was): 404 with the words (docs/mix-page.md#not-found). */
 export const MIX_NOT_FOUND_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>No mix found · mixcrate</title><style>${STYLE}</style></head><body><main class="gone"><div><h1>No mix found :-/</h1><p class="by">Sorry, that mix may have been removed.</p></div></main></body></html>`;
 
 /**

@@ -6,7 +6,7 @@ import { LOCATION_CELL_KM, LOCATION_CHANGES_PER_HOUR } from '../../shared/rules.
 
 interface Operation {
   summary: string;
-  /** The JSON (or multipart) fields the SPEC names, documented as strings unless said otherwise. */
+  /** The JSON (or multipart) fields the REST calls name, documented as strings unless said otherwise. */
   body?: Record<string, 'string' | 'number' | 'boolean' | 'object' | 'array'>;
   query?: string[];
   /** Needs a member's token (x-auth-token or Authorization: Bearer). */
@@ -15,7 +15,7 @@ interface Operation {
 }
 
 /**
- * What each REST operation does, in the SPEC §7 wire names. The paths, methods and path parameters come from the
+ * What each REST operation does, in the wire names (docs/public-api.md#wire-names). The paths, methods and path parameters come from the
  * routes as registered (a test fails when a route has no entry here, or an entry no route).
  */
 export const OPERATIONS: Record<string, Operation> = {
@@ -70,7 +70,7 @@ export const OPERATIONS: Record<string, Operation> = {
   'POST /api/user/search': { summary: 'Search members by name', body: { searchString: 'string' } },
   'GET /api/user/get-following/{user_name}/{page}': { summary: 'Members a member follows (20 a page, from 1)', member: true },
   'GET /api/user/get-followers/{user_name}/{page}': { summary: 'Followers of a member (20 a page, from 1)', member: true },
-  'GET /api/user/follow/{id}': { summary: 'Toggle following a member (the SPEC form; prefer POST)', member: true },
+  'GET /api/user/follow/{id}': { summary: 'Toggle following a member (the documented form; prefer POST)', member: true },
   'POST /api/user/follow/{id}': { summary: 'Toggle following a member; code FOLLOWED or UNFOLLOWED', member: true },
   'GET /api/user/saved-mixes-by-me': { summary: 'The member saved mixes', query: ['page'], member: true },
   'POST /api/user/save-mix/{id}': { summary: 'Save a mix', member: true },
@@ -238,7 +238,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         title: 'mixcrate REST API',
         version: '1.0.0',
         description:
-          'The SPEC §7 paths. GraphQL (the full API, with subscriptions) is at /graphql. Every answer carries RateLimit-* headers; 429 answers carry Retry-After.',
+          'The paths (docs/public-api.md#rest-paths). GraphQL (the full API, with subscriptions) is at /graphql. Every answer carries RateLimit-* headers; 429 answers carry Retry-After.',
       },
       servers: [{ url: config.PUBLIC_URL }],
       components: {

@@ -161,7 +161,7 @@ export function socketRateLimit(schema: GraphQLSchema, limits: ApiRateLimits) {
 }
 
 export function registerRateLimits(app: FastifyInstance, services: Services, limits: ApiRateLimits): void {
-  // preHandler, not onRequest: the SPEC's sign-up steps carry their token in the JSON body, parsed by then.
+  // preHandler, not onRequest: the documented sign-up steps carry their token in the JSON body, parsed by then.
   app.addHook('preHandler', restRateLimitHook(services, limits));
   app.addHook('onClose', () => limits.shutdown());
 }

@@ -4,7 +4,7 @@ import { messages, PASSWORD_RULE } from '../../shared/rules.js';
 import { emailSchema, passwordSchema } from '../../shared/validation.js';
 import { authMessages } from './auth.errors.js';
 
-/** The input schema of every auth operation (SPEC §5's rules and words come from shared/rules and shared/validation). */
+/** The input schema of every auth operation (the rules and words in docs/accounts.md#passwords come from shared/rules and shared/validation). */
 
 export const emailInput = storable(emailSchema, messages.email);
 export const passwordInput = storable(passwordSchema, messages.passwordRule);

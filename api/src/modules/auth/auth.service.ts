@@ -15,7 +15,7 @@ import type { SessionsService } from './sessions.service.js';
 
 export const BCRYPT_COST = 12;
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
-/** How long a successful password check lets the SPEC's update-password call go without the old password. */
+/** How long a successful password check lets the documented update-password call go without the old password. */
 export const PASSWORD_CHECK_WINDOW_MS = 10 * 60 * 1000;
 
 export interface RequestMeta {
@@ -105,7 +105,7 @@ export class AuthService {
 
   /**
    * Changes the password. The old password is required, either in this call or through a password check within the last
-   * ten minutes (the SPEC's settings screen checks first, then updates): a stolen token alone cannot take the account.
+   * ten minutes (the documented settings screen checks first, then updates): a stolen token alone cannot take the account.
    * Every other session of the member ends with the old password; the one that changed it stays signed in.
    */
   async changePassword(viewer: Viewer, input: { oldPassword?: unknown; newPassword: unknown }, meta: RequestMeta): Promise<void> {

@@ -3,14 +3,14 @@ import { type CursorWindow, cursorPage, idOrNull, pageNumber, parseInput, text }
 
 /** The input schema of every follows operation, and the page rules of the follow lists. */
 
-/** The SPEC's follow lists answer this many a page. */
+/** The documented follow lists answer this many a page. */
 export const FOLLOW_PAGE_SIZE = 20;
 const MAX_PAGE_SIZE = 100;
 
 export const memberIdInput = idOrNull;
 export const userNameInput = text(100);
 
-/** A window of a follow list: the SPEC's REST pages count from 1; GraphQL pages by cursor, either way. */
+/** A window of a follow list: the REST pages count from 1; GraphQL pages by cursor, either way. */
 export type FollowPageRequest = { page: unknown } | { first?: unknown; after?: unknown; last?: unknown; before?: unknown };
 
 /** A follow list's cursor is an entry's position in the list (from 0). */

@@ -121,7 +121,7 @@ export class FollowsService {
 
   /**
    * A page of the members the viewer follows, or who follow them, newest first, with each member's distance from the
-   * viewer (SPEC §6: the list of the member named, who must be the viewer).
+   * viewer (docs/follows.md#who-may-see-the-lists: the list of the member named, who must be the viewer).
    */
   async page(rawUserName: unknown, direction: FollowDirection, pageRequest: FollowPageRequest, viewerId: string): Promise<FollowPage> {
     const userName = parseInput(userNameInput, rawUserName);

@@ -4,7 +4,7 @@ import { idOrNull } from '../../shared/inputs.js';
 
 /** The input schema of every library operation. */
 
-/** The SPEC's saved-mixes list answers up to this many a page. */
+/** The documented saved-mixes list answers up to this many a page. */
 export const SAVED_MIXES_PAGE_SIZE = 50;
 
 export const mixIdInput = idOrNull;

@@ -110,7 +110,7 @@ export class LibraryService {
   }
 
   /**
-   * Who saved each of these mixes (SPEC `saved_by`), in one query: only for the mixes the viewer may see the audience
+   * Who saved each of these mixes (REST `saved_by`), in one query: only for the mixes the viewer may see the audience
    * of (their own); the others are absent from the answer.
    */
   async saversOf(mixes: readonly { id: string; ownerId: string }[], viewerId: string | null): Promise<Map<string, string[]>> {

@@ -20,7 +20,7 @@ export function formatHours(totalSeconds: number): string {
   return `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`;
 }
 
-/** What a mix's listening adds up to: the SPEC §9 stats anyone sees, and the listen records its owner sees. */
+/** What a mix's listening adds up to: the stats anyone sees (docs/mix-page.md#stats), and the listen records its owner sees. */
 export class ListenStats {
   constructor(private readonly orm: Orm) {}
 
@@ -28,7 +28,7 @@ export class ListenStats {
     return this.orm.em.fork() as EntityManager;
   }
 
-  /** SPEC §9: Listeners (distinct members), Listens (count), Hours (h:mm over ended listens), Saves (count). */
+  /** Listeners (distinct members), Listens (count), Hours (h:mm over ended listens), Saves (count) (docs/mix-page.md#stats). */
   async of(mixId: unknown): Promise<MixStats> {
     const em = this.em();
     const { id } = await listenableMix(em, mixId);
@@ -51,14 +51,14 @@ export class ListenStats {
   }
 
   /**
-   * The listen records (SPEC `listeners`) of a mix the viewer has opened (a draft too), when they may see them (it is
+   * The listen records (REST `listeners`) of a mix the viewer has opened (a draft too), when they may see them (it is
    * theirs); otherwise null.
    */
   async recordsIfOwner(mix: { id: string; ownerId: string }, viewerId: string | null): Promise<ListenRecord[] | null> {
     return mixPolicy.seesAudience(viewerId, mix.ownerId) ? this.recordsOf(this.em(), mix.id) : null;
   }
 
-  /** The listen records (SPEC `listeners`), newest first: for the mix's owner only. */
+  /** The listen records (REST `listeners`), newest first: for the mix's owner only. */
   async records(mixId: unknown, viewerId: string): Promise<ListenRecord[]> {
     const em = this.em();
     const { id } = await listenableMix(em, mixId);

@@ -28,7 +28,7 @@ function clampMoment(requested: Date | undefined, earliest: number): Date {
 
 /**
  * Plays and the lifecycle of a listen (start, heartbeat, end), with the sweeper for listens that went silent; every
- * process sweeps and the first to find one tells the watchers. The live counts (`counts`) and the SPEC §9 stats and
+ * process sweeps and the first to find one tells the watchers. The live counts (`counts`) and the stats (docs/mix-page.md#stats) and
  * listen records (`stats`) are parts of their own.
  */
 export class ListensService {

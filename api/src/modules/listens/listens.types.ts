@@ -1,6 +1,6 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 
-@ObjectType('MixStats', { description: 'SPEC §9 stats panel.' })
+@ObjectType('MixStats', { description: 'Stats panel (docs/mix-page.md#stats).' })
 export class MixStatsObject {
   @Field(() => Int, { description: 'Distinct members who listened.' }) listeners!: number;
   @Field(() => Int, { description: 'Listens, members’ and anonymous.' }) listens!: number;

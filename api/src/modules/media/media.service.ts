@@ -81,7 +81,7 @@ export class MediaService {
   /**
    * Creates a draft mix from the upload form: cover, title, MP3 (a file, or the id of a finished resumable upload)
    * and genre. Each file is checked while it streams into storage; every missing item is named in one 400 in the
-   * SPEC's order. Whatever fails (a check, the client going away, the draft itself), the files stored so far are
+   * documented order. Whatever fails (a check, the client going away, the draft itself), the files stored so far are
    * deleted and no draft exists; should the process die instead, the next sweep deletes them (see UploadStaging).
    */
   async createMixFromUpload(ownerId: string, parts: AsyncIterable<UploadPart>, isClientGone: () => boolean = () => false): Promise<IMix> {

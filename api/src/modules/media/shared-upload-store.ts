@@ -10,7 +10,7 @@ const UPLOAD_ID = /^[0-9a-f]{32}$/;
  */
 const PART_BYTES = 8 * 1024 * 1024;
 
-/** Where a part of an upload lives: outside the SPEC's media folders, so /media never serves it. */
+/** Where a part of an upload lives: outside the documented media folders, so /media never serves it. */
 const partKey = (id: string, offset: number) => `resumable-uploads/${id}/${offset}.part`;
 
 interface UploadRow {

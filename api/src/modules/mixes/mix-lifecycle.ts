@@ -1,6 +1,6 @@
 import type { IMix } from './mix.entity.js';
 
-/** Single-purchase hosting lasts this long from publishing (SPEC §9). */
+/** Single-purchase hosting lasts this long from publishing (docs/payments.md#hosting). */
 export const HOSTING_MONTHS = 12;
 /** The "New" badge: published within this many days. */
 export const NEW_UPLOAD_DAYS = 7;

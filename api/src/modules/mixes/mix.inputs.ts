@@ -29,7 +29,7 @@ export const genreInput = z.enum(GENRE_CODES, { error: `Unknown genre; use one o
 
 export const newDraftInput = z.object({
   ownerId: z.string(),
-  // The upload form names a missing title in its list of missing items (SPEC §5).
+  // The upload form names a missing title in its list of missing items (docs/upload.md#step-1-mix-upload).
   title: storable(z.string().trim().min(1, 'Title').max(MIX_TITLE_MAX)),
   genre: genreInput,
   cover: z.string(),
@@ -143,7 +143,7 @@ export const byUserInput = z.object({
 });
 
 /**
- * A page of mixes: GraphQL asks by cursor (`first`/`after` or `last`/`before`), the SPEC's REST paths by number (`page`
+ * A page of mixes: GraphQL asks by cursor (`first`/`after` or `last`/`before`), the REST paths by number (`page`
  * from 0, with an optional `limit`).
  */
 export type MixPageRequest = { first?: unknown; after?: unknown; last?: unknown; before?: unknown } | { page: unknown; limit?: unknown };

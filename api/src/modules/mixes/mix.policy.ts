@@ -83,12 +83,12 @@ export const mixPolicy = {
     return viewerId !== null && viewerId === ownerId;
   },
 
-  /** SPEC §3: a mix's audience, who listened (`listeners`) and who saved it (`saved_by`), is its owner's to see. */
+  /** A mix's audience, who listened (`listeners`) and who saved it (`saved_by`), is its owner's to see (docs/permissions.md#owners). */
   seesAudience(viewerId: string | null, ownerId: string): boolean {
     return mixPolicy.isOwner(viewerId, ownerId);
   },
 
-  /** SPEC §2 and §6: the distance badge is hidden on the viewer's own mix (the web shows what this answers). */
+  /** The distance badge is hidden on the viewer's own mix (the web shows what this answers) (docs/mix-page.md#mix-card). */
   distanceShown(viewerId: string | null, ownerId: string, distanceKm: number | null): number | null {
     return mixPolicy.isOwner(viewerId, ownerId) ? null : distanceKm;
   },

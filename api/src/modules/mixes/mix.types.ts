@@ -10,14 +10,14 @@ import { mixPolicy } from './mix.policy.js';
 import type { MixPage, MixView } from './mix.views.js';
 import { expiringInDays, isExpired, isNewUpload } from './mix-lifecycle.js';
 
-/** SPEC §3 genres as a GraphQL enum: names upper-case, values the SPEC codes; ALL only filters. */
+/** Genres as a GraphQL enum: names upper-case, values the REST codes; ALL only filters (docs/rules.md#genres). */
 export const GenreEnum: Record<string, string> = {
   ALL: 'all',
   ...Object.fromEntries(GENRE_CODES.map((code) => [code.toUpperCase(), code])),
 };
 registerEnumType(GenreEnum, {
   name: 'Genre',
-  description: 'A mix genre (SPEC §3). ALL is a filter only, never the genre of a mix.',
+  description: 'A mix genre (docs/rules.md#genres). ALL is a filter only, never the genre of a mix.',
   valuesConfig: {
     ALL: { description: 'All' },
     ...Object.fromEntries(GENRE_CODES.map((code) => [code.toUpperCase(), { description: GENRES[code] }])),

@@ -1,9 +1,9 @@
 import { BETA_CODE } from '../../shared/rules.js';
 import type { ISubscription, SubscriptionStatus } from './payment.entity.js';
 
-/** SPEC §9: a single upload costs $4.00 and hosts the mix for 12 months (see mixes/mix-lifecycle.ts for the months). */
+/** A single upload costs $4.00 and hosts the mix for 12 months (see mixes/mix-lifecycle.ts for the months) (docs/payments.md#prices). */
 export const SINGLE_PURCHASE_CENTS = 400;
-/** SPEC §9: 70% of a subscription payment goes to music creators. */
+/** 70% of a subscription payment goes to music creators (docs/payments.md#prices). */
 export const CREATOR_SHARE_PERCENT = 70;
 /** Listens shorter than this earn nobody anything. */
 export const MIN_REWARDED_LISTEN_SECONDS = 30;

@@ -46,7 +46,7 @@ export class TestModeService {
 
   /**
    * "Pay (test mode)": the test mode's provider takes the money and runs the same fulfilment as a webhook would; a
-   * subscription starts a month-long period. Answers where the browser goes next (the SPEC's success page).
+   * subscription starts a month-long period. Answers where the browser goes next (the documented success page).
    */
   async pay(rawSessionId: unknown): Promise<string> {
     const facts = await this.facts(rawSessionId);
@@ -70,7 +70,7 @@ export class TestModeService {
     return this.returnUrl(facts, facts.status === 'expired' ? 'cancel' : 'success');
   }
 
-  /** "Cancel": the session ends unpaid (a paid one stays paid); the browser goes to the SPEC's canceled page. */
+  /** "Cancel": the session ends unpaid (a paid one stays paid); the browser goes to the documented canceled page. */
   async cancel(rawSessionId: unknown): Promise<string> {
     const facts = await this.facts(rawSessionId);
     if (facts.status === 'open') await this.checkouts.fulfil({ ...facts, status: 'expired' }, null);

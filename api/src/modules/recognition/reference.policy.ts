@@ -4,12 +4,12 @@ import { RecognitionErrors } from './recognition.errors.js';
  * Who may give a track its reference audio (the recording recognition matches mixes against), in one place.
  *
  * Tracks have no owner column. What the data model says about who a track belongs to is its creators and its label
- * (SPEC §3 Track: creators are `{ id, name }`, label is `{ id, name }`): a member owns a track when one of its
+ * (a track, as docs/public-api.md#wire-names shows it: creators are `{ id, name }`, label is `{ id, name }`): a member owns a track when one of its
  * creators' ids, or its label's id, is the member's id - a catalogue import links a track to a member's account by
- * giving the member's id there. A manual track (typed by an uploader into their tracklist: SPEC §4 "Skip ... submits
- * the typed tracks as manual tracks") also belongs to the member who typed it: the one owner of the mixes whose
- * tracklists hold it (a DJ / creator playing an unreleased track of their own). User types grant nothing (SPEC §6:
- * "a label only"). Anyone else is refused, and a track nobody can see is not found.
+ * giving the member's id there. A manual track (typed by an uploader into their tracklist: Skip saves the typed rows
+ * as tracks typed by hand, docs/upload.md#step-2-add-tracks) also belongs to the member who typed it: the one owner of the mixes whose
+ * tracklists hold it (a DJ / creator playing an unreleased track of their own). User types grant nothing (docs/permissions.md#user-types-grant-nothing).
+ * Anyone else is refused, and a track nobody can see is not found.
  */
 export interface ReferenceTrackFacts {
   isManual: boolean;

@@ -66,7 +66,9 @@ export class TrackConnectionObject {
   }
 }
 
-@InputType('TrackLookupRowInput', { description: 'A tracklist row as the uploader typed it (SPEC §5: both fields are needed).' })
+@InputType('TrackLookupRowInput', {
+  description: 'A tracklist row as the uploader typed it (docs/upload.md#step-2-add-tracks: both fields are needed).',
+})
 export class TrackLookupRowInput {
   @Field(() => String) artist!: string;
   @Field(() => String) title!: string;

@@ -71,7 +71,7 @@ export class TracksService {
 
   /**
    * A track's cover as an address an <img> loads: imported catalogues and manual tracks give http(s) URLs, kept as
-   * they are; the demo world's references give one of our file names under app-assets/track-covers (SPEC §3).
+   * they are; the demo world's references give one of our file names under app-assets/track-covers (docs/public-api.md#media-files).
    */
   private shown<T extends TrackView>(track: T): T {
     const { cover } = track;
@@ -109,7 +109,7 @@ export class TracksService {
   }
 
   /**
-   * Candidates for each typed row (SPEC `tracks_array`: artist and title), in row order: up to 5 catalogue tracks
+   * Candidates for each typed row (REST `tracks_array`: artist and title), in row order: up to 5 catalogue tracks
    * each, best first; an empty list means "No options found". A row missing either is a 400 'Missing: Empty fields'.
    * With the uploaded mix's id (its owner only), each row's candidate recognised in the mix comes first (see
    * preferRecognised).

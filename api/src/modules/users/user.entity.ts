@@ -38,7 +38,7 @@ export const User = defineEntity({
     isAgreedToConduct: p.boolean().default(false),
     currentMix: () => p.manyToOne(Mix).nullable().deleteRule('set null'),
     currentMixPos: p.double().$type<number>().runtimeType('number').default(0),
-    // Set by a successful password check; lets the SPEC's two-step change (check, then update) proceed without re-sending the old password.
+    // Set by a successful password check; lets the documented two-step change (check, then update) proceed without re-sending the old password.
     passwordCheckedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p

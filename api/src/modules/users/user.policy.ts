@@ -11,7 +11,7 @@ const placeOf = (latitude: number | null | undefined, longitude: number | null |
   typeof latitude === 'number' && typeof longitude === 'number' ? { latitude, longitude } : null;
 
 export const userPolicy = {
-  /** SPEC §7 opt-in names a userId; a member may only change their own (a missing id means themself). */
+  /** Opt-in names a userId; a member may only change their own (a missing id means themself) (docs/profiles.md#calls). */
   assertOwnOptIn(viewerId: string, targetUserId: unknown): void {
     if (targetUserId !== undefined && targetUserId !== null && targetUserId !== '' && targetUserId !== viewerId) {
       throw new ForbiddenError('You can only change your own opt-in');

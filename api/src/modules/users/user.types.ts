@@ -6,8 +6,8 @@ import type { IUser } from './user.entity.js';
 import { userPolicy } from './user.policy.js';
 import type { ProfileView } from './users.service.js';
 
-/** SPEC §3 user types as a GraphQL enum (GraphQL names cannot hold '-', hence DJ_CREATOR for 'dj-creator'). */
-/** SPEC §3 user types as a GraphQL enum: names upper-case (dashes as underscores), values the SPEC codes. */
+/** User types as a GraphQL enum (GraphQL names cannot hold '-', hence DJ_CREATOR for 'dj-creator') (docs/rules.md#user-types). */
+/** User types as a GraphQL enum: names upper-case (dashes as underscores), values the REST codes (docs/rules.md#user-types). */
 export const UserTypeEnum: Record<string, UserTypeCode> = Object.fromEntries(
   USER_TYPE_CODES.map((code) => [code.toUpperCase().replaceAll('-', '_'), code]),
 );

@@ -4,7 +4,7 @@ import { ToggleFollowDocument } from '../../gql/graphql';
 import styles from './Follows.module.css';
 
 /**
- * SPEC §4 follow toggle: FOLLOWED shows 'Following', UNFOLLOWED shows 'Follow'; afterwards both lists reload from
+ * Follow toggle (docs/follows.md#the-follow-button): FOLLOWED shows 'Following', UNFOLLOWED shows 'Follow'; afterwards both lists reload from
  * the first page and the member's counts follow. The label itself says the state, so the button is not also a
  * pressed/unpressed toggle for screen readers.
  */

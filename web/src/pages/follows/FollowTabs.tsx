@@ -100,7 +100,7 @@ function FollowListPanel({ list, label, empty, compact }: { list: FollowList; la
   );
 }
 
-/** SPEC §2 Following (default) and Followers tabs with their counts; arrow keys, Home and End move between tabs. */
+/** Following (default) and Followers tabs with their counts; arrow keys, Home and End move between tabs (docs/follows.md#the-follows-screen). */
 export function FollowTabs({ compact = false }: { compact?: boolean }) {
   const [tab, setTab] = useState<Tab>('following');
   const id = useId();

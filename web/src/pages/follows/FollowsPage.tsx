@@ -3,7 +3,7 @@ import styles from './Follows.module.css';
 import { FollowTabs } from './FollowTabs';
 import { MemberSearch } from './MemberSearch';
 
-/** SPEC §2 `/follows`: the member's Following and Followers, and a member search. */
+/** `/follows`: the member's Following and Followers, and a member search (docs/follows.md#the-follows-screen). */
 export function FollowsPage() {
   return (
     <AppShell label="Follows" columns={1}>

@@ -8,9 +8,9 @@ import { FollowButton } from './FollowButton';
 import styles from './Follows.module.css';
 import { followsTypeLabel } from './member-labels';
 
-/** SPEC §9: rows fade in with a 0.05 s stagger per row. */
+/** Rows fade in with a 0.05 s stagger per row (docs/rules.md#timings). */
 export const ROW_STAGGER_SECONDS = 0.05;
-/** The 350 px sidebar holds names as a 400 px window does (SPEC §9 width table), whatever the window's width. */
+/** The 350 px sidebar holds names as a 400 px window does (width table, see docs/rules.md#display-formats), whatever the window's width. */
 const SIDEBAR_WIDTH_FOR_NAMES = 420;
 
 export interface MemberEdge {
@@ -19,7 +19,7 @@ export interface MemberEdge {
 }
 
 /**
- * SPEC §2 member rows: image (or placeholder) and name opening the profile, user type, distance, follow button.
+ * Member rows: image (or placeholder) and name opening the profile, user type, distance, follow button (docs/follows.md#the-follows-screen).
  * The stagger restarts with every page, so rows added by 'Load more' do not wait for the rows above them.
  */
 export function MemberList({

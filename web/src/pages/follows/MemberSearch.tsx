@@ -7,11 +7,11 @@ import styles from './Follows.module.css';
 
 /** Typing pauses this long before a search goes out, so a word costs one request, not one per letter. */
 export const SEARCH_SETTLE_MS = 200;
-/** SPEC §9: the dropdown shows at most 8 members. */
+/** The dropdown shows at most 8 members (docs/profiles.md#member-search). */
 export const MAX_RESULTS = 8;
 
 /**
- * SPEC §2/§4 member search: fires whenever the typed text is non-empty; a dropdown of at most 8 ('No results' when
+ * Member search (docs/profiles.md#member-search): fires whenever the typed text is non-empty; a dropdown of at most 8 ('No results' when
  * loaded and empty); a result opens /profile/{user_name}; clicking outside closes it and clears the input.
  * Keyboard: arrows move through the results, Enter opens the highlighted one, Escape closes.
  */

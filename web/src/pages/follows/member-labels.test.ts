@@ -4,13 +4,13 @@ import type { UserType } from '../../gql/graphql';
 import { userTypeLabel } from '../../lib/format';
 import { followsTypeLabel } from './member-labels';
 
-/** GraphQL spells the SPEC codes in capitals with underscores (dj-creator = DJ_CREATOR). */
+/** GraphQL spells the REST codes in capitals with underscores (dj-creator = DJ_CREATOR). */
 const ALL_TYPES = USER_TYPE_CODES.map((code) => code.toUpperCase().replace('-', '_') as UserType);
 
 const labelsBy = (label: (type: UserType) => string) => Object.fromEntries(ALL_TYPES.map((type) => [type, label(type)]));
 
-describe('user type labels (SPEC §3)', () => {
-  it('labels every type as the SPEC does, and an unknown value as Listener', () => {
+describe('user type labels (docs/rules.md#user-types)', () => {
+  it('labels every type as documented, and an unknown value as Listener', () => {
     expect(labelsBy(userTypeLabel)).toEqual({
       LISTENER: 'Listener',
       DJ: 'DJ',

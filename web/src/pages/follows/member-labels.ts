@@ -2,7 +2,7 @@ import type { UserType } from '../../gql/graphql';
 import { userTypeLabel } from '../../lib/format';
 
 /**
- * SPEC §3: the follows screen has a label list of its own. It shows dj-creator as 'DJ / Creator' and has no
+ * The follows screen has a label list of its own (docs/follows.md#the-follows-screen). It shows dj-creator as 'DJ / Creator' and has no
  * distributor, so a distributor shows there as any type missing from a list does: as a Listener.
  */
 export function followsTypeLabel(type: UserType): string {

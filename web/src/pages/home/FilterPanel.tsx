@@ -5,11 +5,11 @@ import type { FeedFilter } from './feed-filter';
 import styles from './HomePage.module.css';
 
 const RADIUS_SETTLE_MS = 250;
-/** SPEC §5 slider tooltip: 'Max: 20,000'. */
+/** Slider tooltip: 'Max: 20,000' (docs/home-feed.md#filter). */
 const MAX_HINT = `Max: ${FEED_MAX_RADIUS_KM.toLocaleString('en')}`;
 const GENRE_OPTIONS = [['all', 'All'] as const, ...GENRE_CODES.map((code) => [code, GENRES[code]] as const)];
 
-/** SPEC §2 filter panel: the distance slider (0 to 20,000 km) and genre tags, one at a time. */
+/** Filter panel: the distance slider (0 to 20,000 km) and genre tags, one at a time (docs/home-feed.md#filter). */
 export function FilterPanel({ filter, onChange, id }: { filter: FeedFilter; onChange(change: Partial<FeedFilter>): void; id: string }) {
   const [radius, setRadius] = useState(filter.radiusKm);
   const sliderId = useId();

@@ -17,7 +17,7 @@ import styles from './HomePage.module.css';
 
 /** 20 cards with their first tracks stay inside the API's query-cost limit. */
 const PAGE_SIZE = 20;
-/** SPEC §2: visiting home forgets an upload left half-way (its tracks, mix id and recognition entries). */
+/** Visiting home forgets an upload left half-way (its tracks, mix id and recognition entries) (docs/home-feed.md#the-carousel). */
 const UPLOAD_KEYS = ['tracks', 'mix_id', 'recognition_status', 'recognition_response', 'recognition_compiled'];
 
 function useFeed(filter: FeedFilter) {
@@ -65,7 +65,7 @@ function OtherMixes({ userName, excludeMixId, ownerName }: { userName: string; e
   );
 }
 
-/** SPEC §2 `/home`: the carousel of mixes by genre and distance, the filter chip and panel, saved mixes, more by the DJ. */
+/** `/home`: the carousel of mixes by genre and distance, the filter chip and panel, saved mixes, more by the DJ (docs/home-feed.md#the-carousel). */
 export function HomePage() {
   const [params, setParams] = useSearchParams();
   const filter = readFilter(params);

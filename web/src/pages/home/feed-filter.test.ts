@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_FILTER, readFilter, toGraphQLGenre, wrapIndex, writeFilter } from './feed-filter';
 
 describe('home feed filter', () => {
-  it('defaults to every genre within 20,000 km, the filter ceiling shared with the API (SPEC §5)', () => {
+  it('defaults to every genre within 20,000 km, the filter ceiling shared with the API (docs/home-feed.md#filter)', () => {
     expect(FEED_MAX_RADIUS_KM).toBe(20_000);
     expect(DEFAULT_FILTER).toEqual({ genre: 'all', radiusKm: 20_000 });
     expect(readFilter(new URLSearchParams())).toEqual({ genre: 'all', radiusKm: 20_000 });

@@ -6,7 +6,7 @@ export interface FeedFilter {
   radiusKm: number;
 }
 
-/** SPEC §5/§9 defaults: genre 'all', and the distance filter at its ceiling (everywhere). */
+/** Defaults: genre 'all', and the distance filter at its ceiling (everywhere) (docs/home-feed.md#filter). */
 export const DEFAULT_FILTER: FeedFilter = { genre: 'all', radiusKm: FEED_MAX_RADIUS_KM };
 
 const isGenreCode = (value: string | null): value is GenreCode => value !== null && (GENRE_CODES as string[]).includes(value);
@@ -30,7 +30,7 @@ export function writeFilter({ genre, radiusKm }: FeedFilter): URLSearchParams {
 
 export const toGraphQLGenre = (genre: FeedFilter['genre']): Genre => genre.toUpperCase() as Genre;
 
-/** Previous/next with wraparound (SPEC §2 carousel). */
+/** Previous/next with wraparound (carousel, see docs/home-feed.md#the-carousel). */
 export function wrapIndex(index: number, total: number): number {
   if (total <= 0) return 0;
   return ((index % total) + total) % total;

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import styles from './DemoMatch.module.css';
 
-/** The demo's two members (SPEC §1: a track match between two users 7 km apart). Invented people and music. */
+/** The demo's two members (docs/static-pages.md#landing-page: a track match between two users 7 km apart). Invented people and music. */
 const MEMBERS = [
   { initials: 'MK', name: 'Maya K.', type: 'DJ', place: 'Berlin Mitte', activity: 'Played it in “Sunday Rooftop Session” at 42:10' },
   { initials: 'TR', name: 'Theo R.', type: 'Listener', place: 'Berlin Lichtenberg', activity: 'Saved it to his tracks last week' },
@@ -9,7 +9,7 @@ const MEMBERS = [
 
 const TRACK = { title: 'Late Light', artist: 'Ola Bright', label: 'Night Shift Records' } as const;
 
-/** SPEC §1/§2 landing demo: two member cards 7 km apart and the track they share, revealed on demand. */
+/** Landing demo: two member cards 7 km apart and the track they share, revealed on demand (docs/static-pages.md#landing-page). */
 export function DemoMatch() {
   const [open, setOpen] = useState(false);
   const trackId = useId();

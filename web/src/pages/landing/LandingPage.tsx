@@ -14,12 +14,12 @@ const FEATURES = [
   { title: 'Share anywhere', text: 'One public link for a mix or a profile. Listeners need no account to press play.' },
 ];
 
-/** SPEC §2 `/`: the closed-beta landing page. Loading it clears the stored login. */
+/** `/`: the closed-beta landing page (docs/static-pages.md#landing-page). Loading it clears the stored login. */
 export function LandingPage() {
   const { signOut } = useAuth();
 
-  // SPEC §2: loading / clears token, user_name, location and user_type. The auth state is cleared with them, so the
-  // SPEC's "if a token still exists, go to /home" cannot happen here: the landing page always ends the stored login.
+  // Loading / clears token, user_name, location and user_type (docs/static-pages.md#landing-page). The auth state is cleared with them, so the
+  // A stored token never sends anyone on to /home from here: the landing page always ends the stored login.
   useEffect(() => {
     signOut();
   }, [signOut]);

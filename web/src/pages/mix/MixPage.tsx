@@ -8,7 +8,7 @@ import styles from './MixPage.module.css';
 import { MixLoading, MixNotFound, MixView } from './MixView';
 import { SavedTracksSidebar } from './SavedTracksSidebar';
 
-/** SPEC §2 `/mix/{id}` (private): the mix card, its tracklist, and the saved-tracks sidebar on wide screens. */
+/** `/mix/{id}` (private): the mix card, its tracklist, and the saved-tracks sidebar on wide screens (docs/mix-page.md#mix-card). */
 export function MixPage() {
   const { id = '' } = useParams();
   const { data, loading, error, refetch } = useQuery(MixPageDocument, { variables: { id } });

@@ -10,7 +10,7 @@ import { Tracklist } from './Tracklist';
 
 export type PageMix = NonNullable<MixPageQuery['mix']>;
 
-/** SPEC §2/§8: the mix-not-found texts; the private page offers 'Back to home', the shared page nothing. */
+/** The mix-not-found texts; the private page offers 'Back to home', the shared page nothing (docs/mix-page.md#not-found). */
 export function MixNotFound({ backHome }: { backHome: boolean }) {
   return (
     <section className={styles.notFound} aria-labelledby="mix-not-found">

@@ -4,7 +4,7 @@ import { SavedTracksDocument } from '../../gql/graphql';
 import { formatDate } from '../../lib/format';
 import styles from './MixPage.module.css';
 
-/** SPEC §2: the 350 px saved-tracks sidebar of the mix page, newest first. */
+/** The 350 px saved-tracks sidebar of the mix page, newest first (docs/mix-page.md#tracklist). */
 export function SavedTracksSidebar() {
   const { data, loading, error } = useQuery(SavedTracksDocument);
   const saved = data?.me?.savedTracks;

@@ -7,7 +7,7 @@ import { readStored, writeStored } from '../../lib/storage';
 import { usePlayerMode } from '../../player/PlayerProvider';
 import { MixLoading, MixNotFound, MixView, type PageMix } from './MixView';
 
-/** SPEC §3 local-storage key: the last shared mix, the page's fallback when the request fails. */
+/** Local-storage key: the last shared mix, the page's fallback when the request fails (docs/navigation.md#stored-in-the-browser). */
 export const PUBLIC_MIX_KEY = 'public_mix';
 
 function storedPublicMix(id: string): PageMix | null {
@@ -19,13 +19,13 @@ function storedPublicMix(id: string): PageMix | null {
   }
 }
 
-/** SPEC §2 `/shared-mix/{id}` for people not signed in: no sidebar, no save control, no distance, no saved-track buttons. */
+/** `/shared-mix/{id}` for people not signed in: no sidebar, no save control, no distance, no saved-track buttons (docs/sharing-and-embed.md#shared-mix-page). */
 export function SharedMixPage() {
   usePlayerMode('public');
   const { id = '' } = useParams();
   const { data, loading, error } = useQuery(MixPageDocument, { variables: { id } });
   const fetched = data?.mix;
-  // SPEC §2/§8: when the request fails, the page falls back to the mix stored under public_mix.
+  // When the request fails, the page falls back to the mix stored under public_mix (docs/sharing-and-embed.md#shared-mix-page).
   const mix = fetched ?? (error ? storedPublicMix(id) : null);
 
   useEffect(() => {

@@ -44,7 +44,7 @@ function SavedTrackButton({ trackId, title, saved }: { trackId: string; title: s
   );
 }
 
-/** SPEC §2 'Tracklist': each entry with its time, store search links and, when signed in, the saved-track +/- button. */
+/** 'Tracklist': each entry with its time, store search links and, when signed in, the saved-track +/- button (docs/mix-page.md#tracklist). */
 export function Tracklist({
   mixId,
   tracks,

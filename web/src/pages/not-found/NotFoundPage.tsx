@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import buttons from '../../components/Button.module.css';
 import styles from './NotFoundPage.module.css';
 
-/** SPEC §2 `*` and §8: the unknown-route page. */
+/** `*`: the unknown-route page (docs/static-pages.md#not-found). */
 export function NotFoundPage() {
   return (
     <main className={styles.main}>

@@ -9,7 +9,7 @@ import { serverMessage } from '../../lib/server-message';
 import shared from '../../upload/Upload.module.css';
 import { readMixId, resetUploadState } from '../../upload/upload-state';
 
-/** SPEC §2: the texts of the payment result pages. */
+/** The texts of the payment result pages (docs/payments.md#result-pages). */
 export const resultTexts = {
   success: 'Success',
   uploaded: 'Thanks for uploading. You can share your mix with friends and fans!',
@@ -41,7 +41,7 @@ function ResultFrame({ title, text }: { title: string; text: string }) {
 /**
  * /upload/payment/success-code: the code was applied at step 4 (or the member's subscription published the mix), and
  * the server published the mix then. The page asks the server whether the stored mix is published, and only then
- * says so and resets the upload (SPEC §4).
+ * says so and resets the upload (docs/upload.md#stored-progress).
  */
 export function CodeSuccessPage() {
   const mixId = readMixId();

@@ -30,7 +30,7 @@ async function serverMessage(response: Response): Promise<string> {
 }
 
 /**
- * SPEC §2/§5 profile edit: an image cropped square in the browser and sent as JPEG over the REST multipart call
+ * Profile edit (docs/profiles.md#editing-a-profile): an image cropped square in the browser and sent as JPEG over the REST multipart call
  * (GraphQL takes no uploads), display name, user type, bio with its 'n / 180' counter, Save and Cancel.
  */
 export function ProfileEditor({ user, onDone }: { user: ProfileFieldsFragment; onDone(): void }) {

@@ -99,7 +99,7 @@ function Profile({ userName }: { userName: string }) {
   );
 }
 
-/** SPEC §2 `/profile/{user_name}`: a member's profile; the owner edits theirs, others follow them. */
+/** `/profile/{user_name}`: a member's profile; the owner edits theirs, others follow them (docs/profiles.md#profile-page). */
 export function ProfilePage() {
   const { userName = '' } = useParams();
   // A new member in the address starts afresh: no editor left open from the previous profile.

@@ -31,7 +31,7 @@ function MemberMixes({ userName, shared }: { userName: string; shared: boolean }
 }
 
 /**
- * SPEC §2 profile: avatar, display name (or the 'No display name' placeholder), @user_name, user type, bio, joined
+ * Profile (docs/profiles.md#profile-page): avatar, display name (or the 'No display name' placeholder), @user_name, user type, bio, joined
  * date, distance (only when given: other members, signed in), counts, the page's actions, and the member's mixes.
  */
 export function ProfileView({

@@ -8,7 +8,7 @@ import { usePlayerMode } from '../../player/PlayerProvider';
 import { MemberNotFound, ProfileLoadFailed } from './ProfileStates';
 import { ProfileView } from './ProfileView';
 
-/** SPEC §2 `/shared-profile/{user_name}` for people not signed in: the profile without Message, follow or edit. */
+/** `/shared-profile/{user_name}` for people not signed in: the profile without Message, follow or edit (docs/profiles.md#shared-profile). */
 export function SharedProfilePage() {
   usePlayerMode('public');
   const { userName = '' } = useParams();

@@ -4,12 +4,12 @@ import { cleanFileName } from './profile-image';
 
 const profileImageProblem = (file: { name: string; size: number }) => imageProblem(PROFILE_IMAGE_RULE, file);
 
-describe('profile image rules (SPEC §5)', () => {
+describe('profile image rules (docs/profiles.md#profile-image)', () => {
   it('accepts jpg, jpeg, gif and png up to 2,000,000 bytes', () => {
     for (const name of ['me.jpg', 'me.JPEG', 'me.gif', 'me.png']) expect(profileImageProblem({ name, size: 2_000_000 })).toBeNull();
   });
 
-  it('refuses other formats and larger files with the SPEC messages', () => {
+  it('refuses other formats and larger files with the documented messages', () => {
     expect(profileImageProblem({ name: 'me.webp', size: 10 })).toBe('Wrong format! Try .jpg .png or .gif');
     expect(profileImageProblem({ name: 'me', size: 10 })).toBe('Wrong format! Try .jpg .png or .gif');
     expect(profileImageProblem({ name: 'me.png', size: 2_000_001 })).toBe('File too large (max. 2MB)');

@@ -1,7 +1,7 @@
-/** SPEC §5: how long a profile image error stays on screen. */
+/** How long a profile image error stays on screen (docs/profiles.md#profile-image). */
 export const IMAGE_ERROR_MS = 6000;
 
-/** SPEC §5: non-word characters are stripped from the file name (the extension's dot stays). */
+/** Non-word characters are stripped from the file name (the extension's dot stays) (docs/profiles.md#profile-image). */
 export function cleanFileName(name: string): string {
   const dot = name.lastIndexOf('.');
   const base = (dot > 0 ? name.slice(0, dot) : name).replace(/\W/g, '');

@@ -67,7 +67,7 @@ describe('create password page', () => {
     expect(confirmation().getAttribute('type')).toBe('text');
   });
 
-  it('validates with the SPEC rules before calling the server', async () => {
+  it('validates with the documented rules before calling the server', async () => {
     const { user } = renderPage();
     await user.type(password(), 'weakpass');
     await user.type(confirmation(), 'weakpass');

@@ -10,15 +10,15 @@ import { serverMessage, serverStatus, UNREACHABLE } from '../../lib/server-messa
 import { useFormState } from '../../lib/use-form-state';
 import styles from './ResetPages.module.css';
 
-/** SPEC §9: redirect 3 s after the password is created. */
+/** Redirect 3 s after the password is created (docs/rules.md#timings). */
 export const REDIRECT_AFTER_CREATED_MS = 3000;
-/** SPEC §2: what the screen says once the new password is set. */
+/** What the screen says once the new password is set (docs/accounts.md#reset-by-email). */
 export const PASSWORD_CREATED = 'Password has been created';
 
 const EMPTY = { password: '', confirmPassword: '' };
 
 /**
- * SPEC §2 `/signin/password-reset`: the reset email links here with `email` and `token`. Two password fields, each with
+ * `/signin/password-reset`: the reset email links here with `email` and `token` (docs/accounts.md#reset-by-email). Two password fields, each with
  * a show/hide toggle. resetPassword answers a message, not a session, so after 3 s the member goes to log in with the
  * new password.
  */

@@ -11,7 +11,7 @@ import { validate } from '../../lib/form-errors';
 import { serverMessage, UNREACHABLE } from '../../lib/server-message';
 import styles from './ResetPages.module.css';
 
-/** SPEC §9 message clear delay: the server's answer shows this long, then clears. */
+/** Message clear delay: the server's answer shows this long, then clears (docs/rules.md#timings). */
 export const MESSAGE_CLEAR_MS = 2500;
 
 const resetEmailSchema = z.object({ email: emailSchema });
@@ -21,7 +21,7 @@ interface Answer {
   failed: boolean;
 }
 
-/** SPEC §2 `/signin/enter-reset-password`: one email field; 'Send email' mails a reset link and shows the server's answer. */
+/** `/signin/enter-reset-password`: one email field; 'Send email' mails a reset link and shows the server's answer (docs/accounts.md#reset-by-email). */
 export function EnterResetEmailPage() {
   const [email, setEmail] = useState('');
   const [emailError, setEmailError] = useState<string>();

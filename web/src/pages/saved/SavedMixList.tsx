@@ -30,7 +30,7 @@ function RemoveButton({ mixId, title }: { mixId: string; title: string }) {
 }
 
 /**
- * SPEC §2 saved mixes, newest first: cover, title cut by window width, creator linking to the profile, 'Published:'
+ * Saved mixes, newest first (docs/library.md#saved-mixes): cover, title cut by window width, creator linking to the profile, 'Published:'
  * date, remove button; rows open the mix. `compact` is the home page's sidebar.
  */
 export function SavedMixList({ compact = false }: { compact?: boolean }) {

@@ -2,7 +2,7 @@ import { AppShell } from '../../components/AppShell';
 import styles from './SavedMixes.module.css';
 import { SavedMixList } from './SavedMixList';
 
-/** SPEC §2 `/saved-mix`: the member's saved mixes. */
+/** `/saved-mix`: the member's saved mixes (docs/library.md#saved-mixes). */
 export function SavedMixesPage() {
   return (
     <AppShell label="Saved mixes" columns={1}>

@@ -44,7 +44,7 @@ export function hostingText(hosted: Pick<HostedMix, 'hosting' | 'expiresAt' | 'i
 }
 
 /**
- * SPEC §2 /settings billing: the current plan, the billing portal (Stripe's, or the test-mode billing page), and each
+ * /settings billing (docs/payments.md#billing): the current plan, the billing portal (Stripe's, or the test-mode billing page), and each
  * published mix with how it is hosted, when hosting ends, and Renew (another single purchase) where it applies.
  */
 export function BillingSection() {

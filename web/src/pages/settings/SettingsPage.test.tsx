@@ -175,7 +175,7 @@ describe('settings page', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('Password check failed');
   });
 
-  it('validates the new password with the SPEC rules after the check passes', async () => {
+  it('validates the new password with the documented rules after the check passes', async () => {
     const calls: string[] = [];
     const user = renderSettings([
       {

@@ -13,10 +13,10 @@ import { BillingSection } from './BillingSection';
 import { EarningsSection } from './EarningsSection';
 import styles from './SettingsPage.module.css';
 
-/** SPEC §9 message clear delay: the result shows this long, then the form clears. */
+/** Message clear delay: the result shows this long, then the form clears (docs/rules.md#timings). */
 export const RESULT_CLEAR_MS = 2500;
 
-/** SPEC §8 password check failure default and password update failure texts. */
+/** Password check failure default and password update failure texts (docs/accounts.md#changing-the-password). */
 export const settingsMessages = {
   checkFailed: 'Password check failed',
   updateFailed: 'Password update failed',
@@ -37,7 +37,7 @@ const EMPTY: Values = { oldPassword: '', password: '', confirmPassword: '' };
 
 type Result = { text: string; failed: boolean };
 
-/** SPEC §8: statuses 400, 404 and 500 of the update say 'Something went wrong'; others say what the server said. */
+/** Statuses 400, 404 and 500 of the update say 'Something went wrong'; others say what the server said (docs/accounts.md#changing-the-password). */
 function updateFailure(error: unknown): string {
   const status = serverStatus(error);
   if (status === 400 || status === 404 || status === 500) return settingsMessages.somethingWrong;
@@ -45,7 +45,7 @@ function updateFailure(error: unknown): string {
 }
 
 /**
- * SPEC §4 password change: the old password is checked first; then the new one is validated with the SPEC §5 rules and
+ * Password change (docs/accounts.md#changing-the-password): the old password is checked first; then the new one is validated with the rules (docs/accounts.md#passwords) and
  * sent. The result shows for 2.5 s, then the form clears.
  */
 function PasswordChange() {
@@ -211,7 +211,7 @@ function SignOutEverywhere() {
   );
 }
 
-/** SPEC §2 `/settings`: one column, no sidebar; password change, sessions, billing, and creator earnings for operators. */
+/** `/settings`: one column, no sidebar; password change, sessions, billing, and creator earnings for operators (docs/settings.md). */
 export function SettingsPage() {
   const access = useQuery(LedgerAccessDocument);
   return (

@@ -11,14 +11,14 @@ import { SignInDocument } from '../../gql/graphql';
 import { useFormState } from '../../lib/use-form-state';
 import styles from './SignInPage.module.css';
 
-/** SPEC §2: after 'Next' is clicked, go to /home after 750 ms. */
+/** After 'Next' is clicked, go to /home after 750 ms (docs/accounts.md#sign-in). */
 export const NEXT_DELAY_MS = 750;
-/** SPEC §8: what the screen says when the server rejects the sign-in. */
+/** What the screen says when the server rejects the sign-in (docs/accounts.md#sign-in). */
 export const SIGN_IN_REJECTED = 'Please check details and try again.';
 
 const EMPTY = { email: '', password: '', confirmPassword: '' };
 
-/** SPEC §2 `/signin`: 'Let's login' with email, password and confirmation, validated with the shared SPEC §5 rules. */
+/** `/signin`: 'Let's login' with email, password and confirmation, validated with the shared rules (docs/accounts.md#passwords) (docs/accounts.md#sign-in). */
 export function SignInPage() {
   const navigate = useNavigate();
   const auth = useAuth();

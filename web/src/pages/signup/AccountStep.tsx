@@ -22,7 +22,7 @@ interface AccountStepProps {
   onSignOut(): void;
 }
 
-/** Sign-up step 1: email, password and confirmation (the SPEC §5 rules, as on sign-in) and the marketing opt-in. */
+/** Sign-up step 1: email, password and confirmation (the rules (docs/accounts.md#passwords), as on sign-in) and the marketing opt-in. */
 export function AccountStep({ progress, continueTo, onSignedUp, onSignOut }: AccountStepProps) {
   const auth = useAuth();
   const navigate = useNavigate();

@@ -17,7 +17,7 @@ const RULES = [
 ] as const;
 
 /**
- * Sign-up step 5: agree to the code of conduct. Then the member gets a random mix as the current mix (SPEC §1) and
+ * Sign-up step 5: agree to the code of conduct. Then the member gets a random mix as the current mix (docs/accounts.md#sign-up) and
  * goes home, where the player has it ready.
  */
 export function ConductStep() {

@@ -53,7 +53,7 @@ interface LocationStepProps {
   onSaved(progress: SignUpProgressFragment): void;
 }
 
-/** Sign-up step 3: where the member is, for distances (SPEC §1). The browser's position, or a city, or coordinates. */
+/** Sign-up step 3: where the member is, for distances (docs/accounts.md#sign-up). The browser's position, or a city, or coordinates. */
 export function LocationStep({ progress, onSaved }: LocationStepProps) {
   const [values, setValues] = useState<Values>(() =>
     progress.location

@@ -66,7 +66,7 @@ const next = () => screen.getByRole('button', { name: 'Next' });
 const currentStep = () => document.querySelector('[aria-current="step"]')?.textContent;
 
 describe('sign-up: account step', () => {
-  it('validates email, password and confirmation with the SPEC rules', async () => {
+  it('validates email, password and confirmation with the documented rules', async () => {
     const { user } = renderSignUp('/signup');
     await heading('Create your account');
     expect(screen.getByText('Step 1 of 5')).toBeTruthy();

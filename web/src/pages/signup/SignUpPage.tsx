@@ -18,7 +18,7 @@ import { UserNameStep } from './UserNameStep';
 import { UserTypeStep } from './UserTypeStep';
 
 /**
- * SPEC §1/§2 sign-up: `/signup` (email, password, opt-in), then `/signup/username`, `/location`, `/user-type` and
+ * Sign-up (docs/accounts.md#sign-up): `/signup` (email, password, opt-in), then `/signup/username`, `/location`, `/user-type` and
  * `/conduct`; the last one assigns a random mix and goes to /home. A URL ahead of what is done sends the member to the
  * first open step, so a reload or a return visit resumes where they left off.
  */

@@ -7,7 +7,7 @@ import { StorageKeys, writeStored } from '../../lib/storage';
 import styles from './SignUpPage.module.css';
 import { StepActions } from './StepActions';
 
-/** SPEC §3 codes ('dj-creator') and the GraphQL enum ('DJ_CREATOR') name the same twelve types. */
+/** Codes ('dj-creator') and the GraphQL enum ('DJ_CREATOR') name the same twelve types (docs/rules.md#user-types). */
 export const toGraphQLUserType = (code: UserTypeCode): UserType => code.toUpperCase().replace('-', '_') as UserType;
 export const toUserTypeCode = (userType: UserType): UserTypeCode => userType.toLowerCase().replace('_', '-') as UserTypeCode;
 
@@ -16,7 +16,7 @@ interface UserTypeStepProps {
   onSaved(progress: SignUpProgressFragment, code: UserTypeCode): void;
 }
 
-/** Sign-up step 4: what the member does (a label only, SPEC §6); Listener unless they pick another. */
+/** Sign-up step 4: what the member does (a label only, docs/permissions.md#user-types-grant-nothing); Listener unless they pick another. */
 export function UserTypeStep({ progress, onSaved }: UserTypeStepProps) {
   const [code, setCode] = useState<UserTypeCode>(() => toUserTypeCode(progress.userType));
   const [save, { error, loading, reset }] = useMutation(SetUserTypeDocument);

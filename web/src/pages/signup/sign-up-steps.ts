@@ -1,6 +1,6 @@
 import type { SignUpProgressFragment } from '../../gql/graphql';
 
-/** The sign-up steps in order (SPEC §1/§2: account, then username, location, user type, code of conduct). */
+/** The sign-up steps in order (docs/accounts.md#sign-up: account, then username, location, user type, code of conduct). */
 export const SIGN_UP_STEPS = [
   { id: 'account', path: '/signup', label: 'Account' },
   { id: 'username', path: '/signup/username', label: 'Username' },

@@ -2,7 +2,7 @@ import { RELEASES, releaseDate } from './change-log';
 import { StaticPage } from './StaticPage';
 import styles from './StaticPage.module.css';
 
-/** SPEC §2 `/change-log`: every release, newest first. */
+/** `/change-log`: every release, newest first (docs/static-pages.md). */
 export function ChangeLogPage() {
   const newestFirst = [...RELEASES].reverse();
   return (

@@ -3,7 +3,7 @@ import { StaticPage } from './StaticPage';
 import styles from './StaticPage.module.css';
 import { MINIMUM_AGE, TERMS_EFFECTIVE } from './TermsPage';
 
-/** SPEC §2 `/privacy`: what mixcrate keeps about members, why, and what they can do about it. */
+/** `/privacy`: what mixcrate keeps about members, why, and what they can do about it (docs/static-pages.md). */
 export function PrivacyPage() {
   return (
     <StaticPage

@@ -9,7 +9,7 @@ interface StaticPageProps {
   children: ReactNode;
 }
 
-/** The frame of the public text pages (SPEC §2 /privacy, /terms, /change-log): wordmark, Login, a readable column. */
+/** The frame of the public text pages (/privacy, /terms, /change-log, see docs/static-pages.md): wordmark, Login, a readable column. */
 export function StaticPage({ title, intro, children }: StaticPageProps) {
   return (
     <AppShell label={title} variant="public" columns={1}>

@@ -1,12 +1,12 @@
 import { StaticPage } from './StaticPage';
 import styles from './StaticPage.module.css';
 
-/** The date the terms took effect (SPEC §1), in the SPEC's notation and for machines. */
+/** The date the terms took effect (docs/static-pages.md#terms), in the documented notation and for machines. */
 export const TERMS_EFFECTIVE = { text: '24.05.2024', iso: '2024-05-24' } as const;
-/** SPEC §9: the minimum age. */
+/** The minimum age (docs/static-pages.md#terms). */
 export const MINIMUM_AGE = 16;
 
-/** SPEC §2 `/terms`: the terms of use, effective 24.05.2024, minimum age 16. */
+/** `/terms`: the terms of use, effective 24.05.2024, minimum age 16 (docs/static-pages.md). */
 export function TermsPage() {
   return (
     <StaticPage

@@ -5,7 +5,7 @@ export interface Release {
   notes: string[];
 }
 
-/** SPEC §1: releases 2.0 to 3.8, dated 24/05/2024 to 03/09/2024; oldest first here, shown newest first. */
+/** Releases 2.0 to 3.8, dated 24/05/2024 to 03/09/2024; oldest first here, shown newest first (docs/static-pages.md#change-log). */
 export const RELEASES: Release[] = [
   {
     version: '2.0',
@@ -91,7 +91,7 @@ export const RELEASES: Release[] = [
   },
 ];
 
-/** '2024-05-24' -> '24/05/2024', the SPEC's way of writing release dates. */
+/** '2024-05-24' -> '24/05/2024', the documented way of writing release dates. */
 export function releaseDate(isoDate: string): string {
   const [year, month, day] = isoDate.split('-');
   return `${day}/${month}/${year}`;

@@ -13,7 +13,7 @@ import { UploadSteps } from '../../upload/UploadSteps';
 import { markConfirmed, readMixId, readOptions, readRows, type TrackOption, type TrackRow, UploadKeys } from '../../upload/upload-state';
 import styles from './ConfirmPage.module.css';
 
-/** SPEC §2/§8: what step 3 says when it has nothing to confirm. */
+/** What step 3 says when it has nothing to confirm (docs/upload.md#step-3-confirm-tracks). */
 export const NOTHING_TO_CONFIRM = 'Ooops, something went wrong.';
 /** The value of a slot's "as typed" option. */
 const MANUAL = 'manual';
@@ -27,7 +27,7 @@ function readChoices(count: number): string[] | null {
   }
 }
 
-/** SPEC §5: exactly one option per slot; the best (recognised first) is preselected, the typed track where none was found. */
+/** Exactly one option per slot; the best (recognised first) is preselected, the typed track where none was found (docs/upload.md#step-3-confirm-tracks). */
 const preselected = (options: TrackOption[][]): string[] => options.map((slot) => slot[0]?.id ?? MANUAL);
 
 function OptionCard({ option, time }: { option: TrackOption; time: number | undefined }) {
@@ -93,7 +93,7 @@ function Slot({
 }
 
 /**
- * SPEC §2 step 3, /upload/confirm: 'Confirm tracklist', each typed row's options from the lookup (recognised tracks
+ * Step 3, /upload/confirm (docs/upload.md#step-3-confirm-tracks): 'Confirm tracklist', each typed row's options from the lookup (recognised tracks
  * first, with their times, preselected), the typed track as the last option; 'Confirm' saves the tracklist on the
  * server ('Finishing up...') and goes to payment.
  */

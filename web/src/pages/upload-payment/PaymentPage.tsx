@@ -22,7 +22,7 @@ import { UploadSteps } from '../../upload/UploadSteps';
 import { markPayment, readMixId } from '../../upload/upload-state';
 import styles from './PaymentPage.module.css';
 
-/** SPEC §5 and §9: the beta code, and what a wrong one says. */
+/** The beta code, and what a wrong one says (docs/payments.md#beta-codes). */
 export const betaCodeHint = (code: string) => `Use code: ${code}`;
 export const BETA_CODE_EMAIL = 'beta@mixcrate.app';
 export const INVALID_CODE = {
@@ -108,7 +108,7 @@ function BetaCode({ mixId }: { mixId: string }) {
 }
 
 /**
- * SPEC §2 step 4 and §9: a single purchase ($4.00, 12 months of hosting) or a subscription, each through checkout; a
+ * Step 4 (docs/payments.md#ways-to-publish): a single purchase ($4.00, 12 months of hosting) or a subscription, each through checkout; a
  * member who subscribes already publishes at once. The mix is published by the server on its own evidence.
  */
 function PaidOptions({ mixId }: { mixId: string }) {
@@ -202,7 +202,7 @@ function DraftKeptUntil({ until }: { until: string }) {
 }
 
 /**
- * SPEC §2 step 4, /upload/payment: the draft's title, cover and tracklist as the server kept them, and the ways to
+ * Step 4, /upload/payment (docs/payments.md#ways-to-publish): the draft's title, cover and tracklist as the server kept them, and the ways to
  * publish it: a BETA code, a single purchase or a subscription.
  */
 export function PaymentPage() {

@@ -14,7 +14,7 @@ import { markConfirmed, readMixId, readRows, type TrackOption, type TrackRow, wr
 import { type FoundTrack, RecognitionPanel } from './RecognitionPanel';
 import styles from './TrackListPage.module.css';
 
-/** SPEC §4 and §8: the lookup's two failures, and the missing-fields message with how long it shows (§9). */
+/** The lookup's two failures, and the missing-fields message with how long it shows (docs/upload.md#step-2-add-tracks, docs/rules.md#timings). */
 export const trackListMessages = {
   missing: TRACKLIST_MISSING_FIELDS,
   firstFailure: "We couldn't find any track data - please check your spelling and try again",
@@ -23,7 +23,7 @@ export const trackListMessages = {
 export const MISSING_FIELDS_MS = 3000;
 
 /**
- * SPEC §2 step 2, /upload/track-list: 'Add Tracks (min. 5)', rows of Artist and Track title kept locally as typed and
+ * Step 2, /upload/track-list (docs/upload.md#step-2-add-tracks): 'Add Tracks (min. 5)', rows of Artist and Track title kept locally as typed and
  * filled from recognition as it finds tracks; 'Search tracks' looks them up (with the mix, so recognised tracks come
  * first) and goes to confirm. A failed lookup offers Try again, a second one Skip (the typed rows as manual tracks).
  */

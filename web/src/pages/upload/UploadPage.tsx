@@ -13,7 +13,7 @@ import { useMixUpload } from '../../upload/use-mix-upload';
 import styles from './UploadPage.module.css';
 
 /**
- * SPEC §2 step 1, /upload: title, MP3, cover crop, genre, 'Upload mix', the progress overlay and the start-again
+ * Step 1, /upload (docs/upload.md#step-1-mix-upload): title, MP3, cover crop, genre, 'Upload mix', the progress overlay and the start-again
  * question. What happens on each is useMixUpload's.
  */
 export function UploadPage() {

@@ -54,7 +54,7 @@ describe('publish-mix', () => {
     expect(await entitlementsOf(mixId)).toBe(0);
   });
 
-  test('a wrong code is a 400 with the SPEC’s words and publishes nothing', async () => {
+  test('a wrong code is a 400 with the documented words and publishes nothing', async () => {
     const mixId = await draftWithTracklist();
     await expect(publish({ mixId, code: 'free-mixx' })).rejects.toMatchObject({
       status: 400,

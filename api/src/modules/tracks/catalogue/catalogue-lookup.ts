@@ -11,7 +11,7 @@ import { catalogueText, queryWords, type TrackText, typedText } from './normalis
 import { rankCandidates } from './score.js';
 import { deletionKeys } from './typos.js';
 
-/** A catalogue track with the SPEC's track fields (wire names are the skins' business). */
+/** A catalogue track with the REST track fields (wire names are the skins' business). */
 export interface CatalogueTrack {
   id: string;
   title: string;
@@ -25,7 +25,7 @@ export interface CatalogueTrack {
   popularity: number;
 }
 
-/** Answers per row at most this many candidates (SPEC: the confirm step offers up to 5 options). */
+/** Answers per row at most this many candidates (docs/upload.md#tracklist-lookup: the confirm step offers up to 5 options). */
 export const CANDIDATES_PER_ROW = 5;
 /** Below this score a candidate is no option at all (a perfect match scores about 5). */
 export const MIN_SCORE = 1.6;

@@ -7,9 +7,9 @@ import { InvalidInputError } from '../../../shared/errors.js';
 import { whyUnstorable } from '../../../shared/inputs.js';
 import type { Creator, TrackLabel } from '../track.entity.js';
 
-/** SPEC §5: every row needs both artist and track title. */
+/** Every row needs both artist and track title (docs/upload.md#step-2-add-tracks). */
 export const MISSING_FIELDS = 'Missing: Empty fields';
-/** SPEC §9: at most 30 tracks per upload. */
+/** At most 30 tracks per upload (docs/upload.md#tracklist-rules). */
 export const LOOKUP_MAX_ROWS = 30;
 /** Longest artist or title a lookup row may carry (the catalogue's titles hold 300). */
 export const LOOKUP_MAX_LENGTH = 300;
@@ -25,7 +25,7 @@ const textOf = (value: unknown) =>
   typeof value === 'string' ? value.replace(/\s+/g, ' ').trim() : typeof value === 'number' ? String(value) : '';
 
 /**
- * Reads the rows of a lookup: a list of 1 to 30 objects with `artist` and `title` (SPEC `tracks_array`; `name` is
+ * Reads the rows of a lookup: a list of 1 to 30 objects with `artist` and `title` (REST `tracks_array`; `name` is
  * taken for `title`, `creators`/`artists` for `artist` when they are plain text). A row missing either answers
  * 'Missing: Empty fields' (400).
  */
