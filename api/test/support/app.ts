@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,7 +70,8 @@ export async function createTestApp(
   };
 }
 
-let addressCounter = 1;
+// Started at random: with Redis the limits' counts outlive a run (for their window), so runs must not reuse addresses.
+let addressCounter = randomInt(1, 2 ** 23);
 /** A fresh client address per call, so per-IP rate limits only bite tests that aim at them. */
 export const freshIp = () => `10.${(addressCounter >> 16) & 255}.${(addressCounter >> 8) & 255}.${addressCounter++ & 255}`;
 
