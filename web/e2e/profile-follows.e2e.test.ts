@@ -59,8 +59,8 @@ describe('profiles and follows', () => {
     await page.getByRole('heading', { level: 1, name: benName }).waitFor();
     await page.getByText(`@${ben.userName}`).waitFor();
     await page.getByText('DJ Creator', { exact: true }).waitFor();
-    // Berlin to Munich is about 505 km.
-    await page.getByText('505 km away').waitFor();
+    // Berlin to Munich is about 505 km; others see the distance between the two members' ~2 km cells: 504 km.
+    await page.getByText('504 km away').waitFor();
     expect(await page.getByRole('button', { name: 'Message' }).isDisabled()).toBe(true);
     await page.getByRole('link', { name: benMix.title }).waitFor();
     expect(await page.getByRole('link', { name: benMix.title }).getAttribute('href')).toBe(`/mix/${benMix.id}`);
@@ -81,7 +81,7 @@ describe('profiles and follows', () => {
     expect(await followingTab.getAttribute('aria-selected')).toBe('true');
     await followingTab.getByText('1', { exact: true }).waitFor();
     const row = page.getByRole('tabpanel').getByRole('listitem').filter({ hasText: benName });
-    await row.getByText('DJ / Creator · 505 km').waitFor();
+    await row.getByText('DJ / Creator · 504 km').waitFor();
     await row.getByRole('button', { name: 'Following' }).waitFor();
 
     await followingTab.focus();
