@@ -95,8 +95,8 @@ export async function lookupRows(em: EntityManager, rows: readonly LookupRow[]):
   if (toks.length === 0) return answers;
   // The lateral subqueries' LIMIT / OFFSET keep each one an index probe per outer row: the planner cannot guess how
   // few rows the JSON parameters hold, and would otherwise join whole tables.
-  // The statement keeps its cost estimate under jit_above_cost (per-row LIMITs in laterals): JIT compiling would
-  // cost more than the statement itself (50 ms at 1,000,000 tracks), which reads a few thousand index entries.
+  // It reads a few thousand index entries: JIT compiling would cost more than the statement, so the pool turns it off
+  // (db/orm.ts).
   const found = await em.execute<(TrackRow & { row: number })[]>(
     `with q as (select key, tok from jsonb_to_recordset(?::jsonb) as q(key text, tok int)),
           toks as (select "row", tok, field, word from jsonb_to_recordset(?::jsonb) as t("row" int, tok int, field int, word text)),
