@@ -90,14 +90,15 @@ async function settleOne(em: EntityManager, now: Date, testModeCounts: boolean):
 /**
  * The subscriber's ended listens that started in the period, each with its mix's duration and the tracklist version in
  * force when it started: the tracks it was heard with, never the tracklist as it is now (docs/payments.md#tracklist-versions).
- * A listen that names no version (none can since versions were made for every published mix) is read against the
- * version in force at its start, else credits nothing.
+ * A listen that names no version (written by no path since versions exist) is read against the version in force at
+ * its start, version 1 being in force from the mix's publishing.
  */
 async function listensOf(em: EntityManager, userId: string, from: Date, to: Date): Promise<ListenedMix[]> {
   const listens = await em.execute<{ version_id: string | null; seconds: number; duration_seconds: number | null }[]>(
     `select coalesce(l.tracklist_version_id,
                      (select v.id from tracklist_version v where v.mix_id = l.mix_id and v.created_at <= l.started_at
-                       order by v.number desc limit 1)) as version_id,
+                       order by v.number desc limit 1),
+                     (select v.id from tracklist_version v where v.mix_id = l.mix_id and v.number = 1)) as version_id,
             extract(epoch from (l.ended_at - l.started_at))::float8 as seconds, m.duration_seconds
        from listen l join mix m on m.id = l.mix_id
       where l.user_id = ? and l.started_at >= ? and l.started_at < ? and l.ended_at is not null`,
