@@ -97,7 +97,7 @@ export class MixesResolver {
     // A default rather than null, so the cost limit weighs the 20 versions an operation gets without asking.
     @Arg('first', () => Int, { defaultValue: TRACKLIST_VERSIONS_DEFAULT }) first: number,
   ): Promise<TracklistVersionObject[] | null> {
-    const versions = await ctx.services.mixes.versions.forViewer(ctx.viewer?.id ?? null, { id: mix.id, ownerId: mix.owner.id }, first);
+    const versions = await mixLoaders(ctx).versions(first).load({ id: mix.id, ownerId: mix.owner.id });
     return versions?.map(TracklistVersionObject.from) ?? null;
   }
 

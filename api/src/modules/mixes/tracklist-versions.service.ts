@@ -46,27 +46,40 @@ export class TracklistVersionsService {
     };
     if (!facts || !mixPolicy.canOpen(facts, viewerId)) throw MixErrors.notFound();
     if (!mixPolicy.seesTracklistVersions(viewerId, facts.ownerId)) throw MixErrors.versionsNotYours();
-    return this.read(mixId, first);
+    return (await this.read([mixId], first)).get(mixId) ?? [];
   }
 
-  /** The GraphQL field on a mix already in hand: its versions for its owner, null for anyone else. */
-  async forViewer(
+  /**
+   * The GraphQL field: the versions of the given mixes, those the viewer owns only (`ownerId` is each mix's owner, in
+   * hand), in one statement for the versions and one for their entries however many mixes (a request's loader batches).
+   */
+  async ofMixes(
     viewerId: string | null,
-    mix: { id: string; ownerId: string },
+    mixes: readonly { id: string; ownerId: string }[],
     rawFirst: unknown,
-  ): Promise<TracklistVersionView[] | null> {
-    const { first } = parseInput(tracklistVersionsInput, { mixId: mix.id, first: rawFirst });
-    if (!mixPolicy.seesTracklistVersions(viewerId, mix.ownerId)) return null;
-    return this.read(mix.id, first);
+  ): Promise<Map<string, TracklistVersionView[] | null>> {
+    const { first } = parseInput(tracklistVersionsInput, { mixId: null, first: rawFirst });
+    const seen = mixes.filter((mix) => mixPolicy.seesTracklistVersions(viewerId, mix.ownerId)).map((mix) => mix.id);
+    const read = await this.read(seen, first);
+    return new Map(mixes.map((mix) => [mix.id, seen.includes(mix.id) ? (read.get(mix.id) ?? []) : null]));
   }
 
-  /** Newest first: the versions in one statement, their entries and tracks in another. */
-  private async read(mixId: string, first: number): Promise<TracklistVersionView[]> {
-    const rows = await this.em().execute<{ id: string; number: number; created_at: Date | string }[]>(
-      'select id, number, created_at from tracklist_version where mix_id = ? order by number desc limit ?',
-      [mixId, first],
+  /** Each mix's newest `first` versions, newest first, with their entries in order. */
+  private async read(mixIds: readonly string[], first: number): Promise<Map<string, TracklistVersionView[]>> {
+    const byMix = new Map<string, TracklistVersionView[]>(mixIds.map((id) => [id, []]));
+    if (mixIds.length === 0) return byMix;
+    const rows = await this.em().execute<{ id: string; mix_id: string; number: number; created_at: Date | string }[]>(
+      `select id, mix_id, number, created_at from (
+         select v.*, row_number() over (partition by v.mix_id order by v.number desc) as rank
+           from tracklist_version v where v.mix_id in (?)) ranked
+        where rank <= ? order by mix_id, number desc`,
+      [[...mixIds], first],
     );
     const entries = await this.tracks.versionEntriesOf(rows.map((row) => row.id));
-    return rows.map((row) => ({ id: row.id, number: row.number, createdAt: new Date(row.created_at), entries: entries.get(row.id) ?? [] }));
+    for (const row of rows)
+      byMix
+        .get(row.mix_id)
+        ?.push({ id: row.id, number: row.number, createdAt: new Date(row.created_at), entries: entries.get(row.id) ?? [] });
+    return byMix;
   }
 }
