@@ -49,7 +49,7 @@ export function TracklistVersions({ mixId }: { mixId: string }) {
                 <ol className={styles.versionEntries}>
                   {version.entries.map((entry) => (
                     <li key={entry.position}>
-                      <span className={styles.trackTime}>{entry.startTime == null ? '' : formatClock(entry.startTime)}</span>
+                      <span className={styles.versionTime}>{entry.startTime == null ? '' : formatClock(entry.startTime)}</span>
                       <span>
                         {entry.track.title}
                         <span className={styles.muted}> · {entry.track.creators.map((creator) => creator.name).join(', ')}</span>
