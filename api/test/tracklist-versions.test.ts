@@ -120,7 +120,7 @@ describe('a listen is paid to the tracklist it was heard with', () => {
   test('a mix published before versions existed gets its version 1 from its tracklist as it was when first listened to or edited', async () => {
     const dj = await signUpMember(t.app);
     const mixId = await publishedMix(dj);
-    // As the migration found such mixes, or the demo world makes them: published, no version yet.
+    // As the migration found such mixes: published, no version yet.
     await sql('delete from tracklist_version where mix_id = ?', [mixId]);
     const fan = await subscriber();
     await listen(fan.member, mixId, 70);

@@ -19,8 +19,8 @@ const COPY_CURRENT = `
     from version join mix_track mt on mt.mix_id = version.mix_id`;
 
 /**
- * The id of the mix's version in force now. A published mix gets its version 1 when it is published; one published
- * before versions existed, or made by a path that did not (the demo world), gets it here, from its tracklist as it is,
+ * The id of the mix's version in force now. A published mix gets its version 1 when it is published; one that
+ * reaches a listen or an edit without any (written by a path that made none) gets it here, from its tracklist as it is,
  * dated from its publishing. Two callers at once make one version 1 (the unique number; the second waits, then reads it).
  */
 export async function tracklistVersionInForce(em: EntityManager, mixId: string): Promise<string | null> {
