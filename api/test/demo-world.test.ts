@@ -152,6 +152,24 @@ describe('the demo world', () => {
     }
   });
 
+  test('every mix is published with its tracklist as version 1, and every listen names it (docs/payments.md#tracklist-versions)', async () => {
+    const [counts] = await sql<{ mixes: string; versions: string; differing: string; listens: string; unversioned: string }>(
+      `select (select count(*) from mix) as mixes,
+              (select count(*) from tracklist_version where number = 1) as versions,
+              (select count(*) from mix_track mt join tracklist_version v on v.mix_id = mt.mix_id
+                 left join tracklist_version_entry e on e.version_id = v.id and e.position = mt.position
+                where e.track_id is distinct from mt.track_id or e.start_time is distinct from mt.start_time) as differing,
+              (select count(*) from listen) as listens,
+              (select count(*) from listen l left join tracklist_version v on v.id = l.tracklist_version_id
+                where v.mix_id is distinct from l.mix_id) as unversioned`,
+    );
+    expect(Number(counts.mixes)).toBe(world.mixes.length);
+    expect(Number(counts.versions)).toBe(world.mixes.length);
+    expect(Number(counts.differing)).toBe(0);
+    expect(Number(counts.listens)).toBeGreaterThan(0);
+    expect(Number(counts.unversioned)).toBe(0);
+  });
+
   test('every file is there: MP3s of 2 to 5 minutes that decode, and 400x400 JPEG covers and avatars', async () => {
     for (const mix of world.mixes) {
       const mp3 = await readAll(objectKey(FOLDERS.mixAudio, mix.mp3));

@@ -236,6 +236,34 @@ describe('list arguments weigh per item', () => {
   });
 });
 
+describe('tracklist versions weigh per version', () => {
+  const versions = (first?: number) =>
+    costOf({
+      query: `query ($id: ID!) { mix(id: $id) { tracklistVersions${first ? `(first: ${first})` : ''} { number entries { position } } } }`,
+      variables: { id: mixIds[0] },
+    });
+
+  test('Mix.tracklistVersions is a lookup whose versions count one by one: asked without `first`, as the 20 it answers', () => {
+    // Each version: number, entries and its position (the entries come with their version, in the same statement).
+    expect(versions(50) - versions(1)).toBe(49 * 3);
+    expect(versions()).toBe(versions(20));
+    expect(versions(1) - costOf({ query: 'query ($id: ID!) { mix(id: $id) { id } }', variables: { id: mixIds[0] } })).toBe(
+      LOOKUP_COST + 3 - 1,
+    );
+  });
+
+  test('on every mix of a feed page, its owner gets their versions in statements the cost pays for (one batch for the page)', async () => {
+    const query = '{ feed(first: 5) { nodes { tracklistVersions(first: 50) { number entries { position track { title } } } } } }';
+    let answer: GraphQLResult<{ feed: { nodes: { tracklistVersions: unknown[] | null }[] } }> | undefined;
+    const statements = await statementsOf(async () => {
+      answer = await gql(t.app, query, {}, dj.token);
+    });
+    expect(answer?.errors).toBeUndefined();
+    expect(answer?.data?.feed.nodes.every((node) => node.tracklistVersions?.length === 1)).toBe(true);
+    expect(statements.length).toBeLessThanOrEqual(statementsPaidFor(costOf({ query, variables: {} })));
+  });
+});
+
 const rowsLiteral = (rows: number) =>
   `[${Array.from({ length: rows }, (_, index) => `{ artist: "Artist ${index}", title: "${WORDS[index % WORDS.length]}" }`).join(', ')}]`;
 

@@ -9,6 +9,7 @@ import { StagedFile } from '../modules/media/staged-file.entity.js';
 import { Mix } from '../modules/mixes/mix.entity.js';
 import { MixFeedTally } from '../modules/mixes/mix-feed-tally.entity.js';
 import { MixTrack } from '../modules/mixes/mix-track.entity.js';
+import { TracklistVersion, TracklistVersionEntry } from '../modules/mixes/tracklist-version.entity.js';
 import { Notification } from '../modules/notifications/notification.entity.js';
 import { paymentEntities } from '../modules/payments/payment.entity.js';
 import { recognitionEntities } from '../modules/recognition/recognition.entities.js';
@@ -36,4 +37,6 @@ export const entities = [
   ...catalogueEntities,
   ...recognitionEntities,
   MemberRole,
+  TracklistVersion,
+  TracklistVersionEntry,
 ];

@@ -10,6 +10,7 @@ import { Listen } from '../modules/listens/listen.entity.js';
 import { Mix } from '../modules/mixes/mix.entity.js';
 import { hostingEnds } from '../modules/mixes/mix-lifecycle.js';
 import { MixTrack } from '../modules/mixes/mix-track.entity.js';
+import { type ITracklistVersion, TracklistVersion, TracklistVersionEntry } from '../modules/mixes/tracklist-version.entity.js';
 import type { Fingerprints } from '../modules/recognition/fingerprint.js';
 import { RecognitionService } from '../modules/recognition/recognition.service.js';
 import { Track } from '../modules/tracks/track.entity.js';
@@ -142,6 +143,8 @@ async function writeRows(orm: Orm, world: PlannedWorld, rendered: RenderedMixes,
     }
     const plays = new Map<string, number>();
     for (const listen of world.listens) plays.set(listen.mixId, (plays.get(listen.mixId) ?? 0) + 1);
+    // Each mix is published with its tracklist as version 1, and its listens name it (docs/payments.md#tracklist-versions).
+    const versions = new Map<string, ITracklistVersion>();
     for (const mix of world.mixes) {
       const facts = rendered.get(mix.id);
       if (!facts) throw new Error(`mix ${mix.id} was not rendered`);
@@ -167,16 +170,14 @@ async function writeRows(orm: Orm, world: PlannedWorld, rendered: RenderedMixes,
         createdAt: new Date(publishedAt.getTime() - 60 * 60 * 1000),
         updatedAt: publishedAt,
       });
+      const version = em.create(TracklistVersion, { mix: mix.id, number: 1, createdAt: publishedAt });
+      versions.set(mix.id, version);
       mix.segments.forEach((segment, index) => {
         const reference = world.references[segment.reference];
         if (!reference) throw new Error(`no reference ${segment.reference}`);
-        em.create(MixTrack, {
-          mix: mix.id,
-          track: reference.trackId,
-          position: index + 1,
-          startTime: segment.startTime,
-          endTime: segment.endTime,
-        });
+        const entry = { track: reference.trackId, position: index + 1, startTime: segment.startTime, endTime: segment.endTime };
+        em.create(MixTrack, { mix: mix.id, ...entry });
+        em.create(TracklistVersionEntry, { version, ...entry });
       });
     }
     for (const [follower, followee] of world.follows) em.create(Follow, { follower, followee, createdAt: ago(30) });
@@ -185,7 +186,8 @@ async function writeRows(orm: Orm, world: PlannedWorld, rendered: RenderedMixes,
     for (const listen of world.listens) {
       const startedAt = ago(listen.daysAgo);
       const endedAt = new Date(startedAt.getTime() + listen.seconds * 1000);
-      em.create(Listen, { mix: listen.mixId, user: listen.userId, startedAt, endedAt, aliveAt: endedAt });
+      const tracklistVersion = versions.get(listen.mixId) ?? null;
+      em.create(Listen, { mix: listen.mixId, user: listen.userId, tracklistVersion, startedAt, endedAt, aliveAt: endedAt });
     }
     for (const current of world.currentMixes) {
       const user = users.get(current.userId);

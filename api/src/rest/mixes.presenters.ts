@@ -3,6 +3,7 @@ import type { ListenRecord } from '../modules/listens/listen.views.js';
 import { mixPolicy } from '../modules/mixes/mix.policy.js';
 import type { MixView } from '../modules/mixes/mix.views.js';
 import { expiringInDays, isExpired, isNewUpload } from '../modules/mixes/mix-lifecycle.js';
+import type { TracklistVersionView } from '../modules/mixes/tracklist-versions.service.js';
 import type { MixTrackView, TrackView } from '../modules/tracks/tracks.service.js';
 import type { Services } from '../services.js';
 import { locationWire } from './presenters.js';
@@ -36,6 +37,16 @@ export function trackWire(track: TrackView) {
 /** "Track in a mix" (docs/public-api.md#wire-names). */
 export function mixTrackWire(entry: MixTrackView) {
   return { ...trackWire(entry.track), start_time: entry.startTime, end_time: entry.endTime };
+}
+
+/** One tracklist version of the member's published mix (docs/payments.md#tracklist-versions). */
+export function tracklistVersionWire(version: TracklistVersionView) {
+  return {
+    _id: version.id,
+    version: version.number,
+    created_at: version.createdAt.toISOString(),
+    tracks: version.entries.map(mixTrackWire),
+  };
 }
 
 /** "Saved track" (docs/public-api.md#wire-names). */

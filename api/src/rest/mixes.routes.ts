@@ -4,7 +4,7 @@ import type { TracklistEntry } from '../modules/mixes/mix.inputs.js';
 import type { Services } from '../services.js';
 import { NotFoundError } from '../shared/errors.js';
 import { requireViewer } from '../shared/viewer.js';
-import { mixDetailWire, mixesWire, mixTrackWire, mixWire } from './mixes.presenters.js';
+import { mixDetailWire, mixesWire, mixTrackWire, mixWire, tracklistVersionWire } from './mixes.presenters.js';
 import { type Body, bodyOf } from './request.js';
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -113,6 +113,12 @@ export function mixRoutes(services: Services) {
         if (error instanceof NotFoundError) return mixNotFound(reply, error);
         throw error;
       }
+    });
+
+    app.get<{ Params: { id: string }; Querystring: { first?: string } }>('/mix/tracklist-versions/:id', async (request) => {
+      const viewer = requireViewer(await viewerOf(services, request));
+      const versions = await mixes.versions.ofMix(viewer.id, { mixId: request.params.id, first: request.query.first });
+      return { versions: versions.map(tracklistVersionWire) };
     });
 
     app.patch<{ Params: { id: string } }>('/user/deactivate-mix/:id', async (request) => {

@@ -141,6 +141,11 @@ export const OPERATIONS: Record<string, Operation> = {
   },
   'GET /api/mix/stats/{id}': { summary: 'Plays and listen time of a mix', member: true },
   'GET /api/mix/listeners/{id}': { summary: 'Who listened to one of the member mixes', member: true },
+  'GET /api/mix/tracklist-versions/{id}': {
+    summary: 'The tracklist versions of one of the member mixes, newest first (403 for anyone else)',
+    query: ['first'],
+    member: true,
+  },
   'GET /api/oembed': { summary: 'oEmbed 1.0 for a shared mix or profile link', query: ['url', 'format', 'maxwidth', 'maxheight'] },
   'POST /api/uploads': { summary: 'tus 1.0: create a resumable MP3 upload (then pass its id to create-mix)', member: true },
   'HEAD /api/uploads/{id}': { summary: 'tus 1.0: the offset of a resumable upload', member: true },

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { Mix } from '../mixes/mix.entity.js';
+import { TracklistVersion } from '../mixes/tracklist-version.entity.js';
 import { User } from '../users/user.entity.js';
 
 /**
@@ -16,6 +17,11 @@ export const Listen = defineEntity({
       .onCreate(() => randomUUID()),
     mix: () => p.manyToOne(Mix).deleteRule('cascade').index('listen_mix_idx'),
     user: () => p.manyToOne(User).nullable().deleteRule('set null').index('listen_user_idx'),
+    /**
+     * The tracklist version in force when the listen started: settlement pays that version's tracks, whatever the
+     * tracklist says later (docs/payments.md#tracklist-versions).
+     */
+    tracklistVersion: () => p.manyToOne(TracklistVersion).nullable().deleteRule('set null'),
     startedAt: p.datetime(),
     endedAt: p.datetime().nullable(),
     /** The listen's last sign of life: its start or its player's latest heartbeat. Live while recent and not ended. */

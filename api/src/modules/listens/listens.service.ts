@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Orm } from '../../db/orm.js';
 import { parseInput } from '../../shared/inputs.js';
+import { tracklistVersionInForce } from '../mixes/index.js';
 import { ListenErrors } from './listen.errors.js';
 import { listenMomentInput } from './listen.inputs.js';
 import { LISTEN_COLUMNS, type ListenRecord, type ListenRow, listenableMix, toRecord } from './listen.views.js';
@@ -57,8 +58,9 @@ export class ListensService {
       const { id } = await listenableMix(em, mixId);
       if (!viewerId) {
         await em.execute(
-          'insert into listen (id, mix_id, user_id, started_at, ended_at, alive_at) values (gen_random_uuid(), ?, null, now(), now(), now())',
-          [id],
+          `insert into listen (id, mix_id, user_id, tracklist_version_id, started_at, ended_at, alive_at)
+           values (gen_random_uuid(), ?, null, ?, now(), now(), now())`,
+          [id, await tracklistVersionInForce(em, id)],
         );
       }
       const [row] = await em.execute<{ play_count: number }[]>(
@@ -93,10 +95,12 @@ export class ListensService {
         return { mixId: mix.id, record: toRecord(open), changed: !open.live };
       }
       if (open) await em.execute('update listen set ended_at = started_at where id = ?', [open.id]);
+      // The listen is settled against the tracklist in force as it starts, whatever the tracklist says later
+      // (docs/payments.md#tracklist-versions).
       const [row] = await em.execute<ListenRow[]>(
-        `insert into listen (id, mix_id, user_id, started_at, alive_at) values (gen_random_uuid(), ?, ?, ?, now())
+        `insert into listen (id, mix_id, user_id, tracklist_version_id, started_at, alive_at) values (gen_random_uuid(), ?, ?, ?, ?, now())
          returning ${LISTEN_COLUMNS}`,
-        [mix.id, viewerId, start],
+        [mix.id, viewerId, await tracklistVersionInForce(em, mix.id), start],
       );
       return { mixId: mix.id, record: toRecord(row), changed: !open?.live };
     });

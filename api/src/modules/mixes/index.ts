@@ -1,5 +1,6 @@
 // What the other modules may use of mixes; the direction is checked by api/.dependency-cruiser.mjs.
 export { lockOwnMix } from './commands/own-mix.js';
+export { tracklistVersionInForce } from './commands/tracklist-versions.js';
 export { type IMix, Mix, type WAVEFORM_STATES } from './mix.entity.js';
 export { MixErrors } from './mix.errors.js';
 export { type MixPageRequest, mixIdInput, parseMixPage } from './mix.inputs.js';
@@ -8,3 +9,4 @@ export { type MixPage, type MixView, mixViewOf } from './mix.views.js';
 export { expiringInDays, hostingEnds, isExpired } from './mix-lifecycle.js';
 export { MixTrack } from './mix-track.entity.js';
 export type { MixesService } from './mixes.service.js';
+export type { TracklistVersionView } from './tracklist-versions.service.js';

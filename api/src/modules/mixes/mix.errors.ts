@@ -7,6 +7,7 @@ export const MixErrors = {
   notFound: () => new NotFoundError('Mix not found'),
   ownerNotFound: () => new NotFoundError('User not found'),
   notYours: () => new ForbiddenError('Only the owner of this mix may change it'),
+  versionsNotYours: () => new ForbiddenError('Only the owner of this mix may see its tracklist versions'),
   alreadyPublished: () => new ConflictError('This mix is already published'),
   noPoint: () => new InvalidInputError('To filter by distance, share your location or send from_point {latitude, longitude}'),
   radius: () => new InvalidInputError(`search_radius must be a number of km from 0 to ${FEED_MAX_RADIUS_KM.toLocaleString('en')}`),

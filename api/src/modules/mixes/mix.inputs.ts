@@ -25,6 +25,17 @@ export const TRACK_TIME_MAX_SECONDS = 2 * 24 * 60 * 60;
 
 export const mixIdInput = idOrNull;
 
+/** How many tracklist versions one read answers, newest first (docs/payments.md#tracklist-versions). */
+export const TRACKLIST_VERSIONS_DEFAULT = 20;
+export const TRACKLIST_VERSIONS_MAX = 50;
+export const tracklistVersionsInput = z.object({
+  mixId: mixIdInput,
+  first: z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : (value ?? undefined)),
+    pageSize(TRACKLIST_VERSIONS_MAX, TRACKLIST_VERSIONS_DEFAULT),
+  ),
+});
+
 export const genreInput = z.enum(GENRE_CODES, { error: `Unknown genre; use one of: ${GENRE_CODES.join(', ')}` });
 
 export const newDraftInput = z.object({

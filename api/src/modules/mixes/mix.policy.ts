@@ -88,6 +88,14 @@ export const mixPolicy = {
     return mixPolicy.isOwner(viewerId, ownerId);
   },
 
+  /**
+   * A published mix's tracklist versions (which tracks each listen paid) are its owner's to see
+   * (docs/payments.md#tracklist-versions): GraphQL answers null to anyone else, REST a 403.
+   */
+  seesTracklistVersions(viewerId: string | null, ownerId: string): boolean {
+    return mixPolicy.isOwner(viewerId, ownerId);
+  },
+
   /** The distance badge is hidden on the viewer's own mix (the web shows what this answers) (docs/mix-page.md#mix-card). */
   distanceShown(viewerId: string | null, ownerId: string, distanceKm: number | null): number | null {
     return mixPolicy.isOwner(viewerId, ownerId) ? null : distanceKm;

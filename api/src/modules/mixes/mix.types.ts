@@ -9,6 +9,7 @@ import { LocationObject, UserObject } from '../users/user.types.js';
 import { mixPolicy } from './mix.policy.js';
 import type { MixPage, MixView } from './mix.views.js';
 import { expiringInDays, isExpired, isNewUpload } from './mix-lifecycle.js';
+import type { TracklistVersionView } from './tracklist-versions.service.js';
 
 /** Genres as a GraphQL enum: names upper-case, values the REST codes; ALL only filters (docs/rules.md#genres). */
 export const GenreEnum: Record<string, string> = {
@@ -39,6 +40,21 @@ export class MixTrackObject {
 
   static from(entry: MixTrackView): MixTrackObject {
     return Object.assign(new MixTrackObject(), { ...entry, track: TrackObject.from(entry.track) });
+  }
+}
+
+@ObjectType('TracklistVersion', {
+  simpleResolvers: true,
+  description: 'One version of a published mix’s tracklist: the tracks listens were paid for while it was in force.',
+})
+export class TracklistVersionObject {
+  @Field(() => ID) id!: string;
+  @Field(() => Int, { description: 'From 1: the tracklist the mix was published with; each later edit adds the next.' }) number!: number;
+  @Field(() => Date, { description: 'When this version came into force (it stayed in force until the next one).' }) createdAt!: Date;
+  @Field(() => [MixTrackObject], { description: 'Its entries in order (5 to 30).' }) entries!: MixTrackObject[];
+
+  static from(version: TracklistVersionView): TracklistVersionObject {
+    return Object.assign(new TracklistVersionObject(), { ...version, entries: version.entries.map(MixTrackObject.from) });
   }
 }
 

@@ -1,12 +1,14 @@
 import { Arg, Args, Ctx, FieldResolver, Float, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { PageArgs } from '../../graphql/connection.js';
 import type { GraphQLContext } from '../../graphql/context.js';
+import { Lookup } from '../../graphql/limits.js';
 import { FEED_MAX_RADIUS_KM } from '../../shared/domain.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { requireViewer } from '../../shared/viewer.js';
 import { LocationInput } from '../users/user.types.js';
+import { TRACKLIST_VERSIONS_DEFAULT } from './mix.inputs.js';
 import { mixLoaders } from './mix.loaders.js';
-import { GenreEnum, MixConnectionObject, MixObject, MixTrackObject, TracklistEntryInput } from './mix.types.js';
+import { GenreEnum, MixConnectionObject, MixObject, MixTrackObject, TracklistEntryInput, TracklistVersionObject } from './mix.types.js';
 
 @Resolver(() => MixObject)
 export class MixesResolver {
@@ -80,6 +82,23 @@ export class MixesResolver {
     @Arg('first', () => Int, { nullable: true }) first: number | null,
   ): Promise<MixTrackObject[]> {
     return (await mixLoaders(ctx).tracks(first).load(mix.id)).map(MixTrackObject.from);
+  }
+
+  @Lookup()
+  @FieldResolver(() => [TracklistVersionObject], {
+    nullable: true,
+    description:
+      'For your own mix: its tracklist versions, newest first (at most `first`, 20 by default, 50 at most); each listen is paid ' +
+      'to the tracks of the version in force when it started. Null for anyone else, and empty while a draft.',
+  })
+  async tracklistVersions(
+    @Root() mix: MixObject,
+    @Ctx() ctx: GraphQLContext,
+    // A default rather than null, so the cost limit weighs the 20 versions an operation gets without asking.
+    @Arg('first', () => Int, { defaultValue: TRACKLIST_VERSIONS_DEFAULT }) first: number,
+  ): Promise<TracklistVersionObject[] | null> {
+    const versions = await mixLoaders(ctx).versions(first).load({ id: mix.id, ownerId: mix.owner.id });
+    return versions?.map(TracklistVersionObject.from) ?? null;
   }
 
   @FieldResolver(() => Date, {

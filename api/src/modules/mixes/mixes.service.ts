@@ -34,6 +34,7 @@ import {
   WITH_OWNER,
 } from './mix.views.js';
 import { countOfMixes, filterOf, type PageQuery, pageOfMixes } from './mix-pages.js';
+import { TracklistVersionsService } from './tracklist-versions.service.js';
 
 export interface DraftLimits {
   /** Unpublished drafts one member may keep. */
@@ -51,15 +52,20 @@ export interface RemovedDraft {
 
 /** Mixes: drafts, tracklists, deactivation, single mixes, mixes by member or by track, and the feed. */
 export class MixesService {
+  /** A published mix's tracklist versions, for its owner (docs/payments.md#tracklist-versions). */
+  readonly versions: TracklistVersionsService;
+
   constructor(
     private readonly orm: Orm,
     private readonly storage: StorageDriver,
     /** The catalogue, for the track whose mixes `byTrack` lists. */
-    private readonly tracks: Pick<TracksService, 'byId'>,
+    private readonly tracks: Pick<TracksService, 'byId' | 'versionEntriesOf'>,
     /** The library's rule for "saved by me", answered in a page's own statement (see PageQuery.savedByViewerSql). */
     private readonly savedByViewerSql?: PageQuery['savedByViewerSql'],
     readonly drafts: DraftLimits = { maxDrafts: 10, ttlDays: 14 },
-  ) {}
+  ) {
+    this.versions = new TracklistVersionsService(orm, tracks);
+  }
 
   protected em(): EntityManager {
     return this.orm.em.fork() as EntityManager;

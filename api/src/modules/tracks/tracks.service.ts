@@ -83,6 +83,26 @@ export class TracksService {
     return this.orm.em.fork() as EntityManager;
   }
 
+  /** The entries of tracklist versions (see the mixes module), in order, for many versions in one query. */
+  async versionEntriesOf(versionIds: readonly string[]): Promise<Map<string, MixTrackView[]>> {
+    const byVersion = new Map<string, MixTrackView[]>(versionIds.map((id) => [id, []]));
+    if (versionIds.length === 0) return byVersion;
+    const rows = await this.em().execute<
+      (TrackRow & { version_id: string; position: number; start_time: number | null; end_time: number | null })[]
+    >(
+      `select e.version_id, e.position, e.start_time, e.end_time, ${TRACK_COLUMNS}
+         from tracklist_version_entry e join track t on t.id = e.track_id
+        where e.version_id in (?) order by e.version_id, e.position`,
+      [[...versionIds]],
+    );
+    for (const row of rows) {
+      byVersion
+        .get(row.version_id)
+        ?.push({ position: row.position, startTime: row.start_time, endTime: row.end_time, track: this.shown(trackView(row)) });
+    }
+    return byVersion;
+  }
+
   /**
    * Each mix's tracklist in order, for many mixes in one query (the loaders of both skins call this); only the first
    * `limit` entries of each when given (a card previews four).

@@ -7,6 +7,7 @@ import { Spinner } from '../../components/Spinner';
 import type { MixPageQuery } from '../../gql/graphql';
 import styles from './MixPage.module.css';
 import { Tracklist } from './Tracklist';
+import { TracklistVersions } from './TracklistVersions';
 
 export type PageMix = NonNullable<MixPageQuery['mix']>;
 
@@ -29,7 +30,7 @@ export function MixLoading() {
   return <Spinner label="Loading mix" />;
 }
 
-/** The mix card and its 'Tracklist', shared by /mix/{id} and /shared-mix/{id}. */
+/** The mix card and its 'Tracklist', shared by /mix/{id} and /shared-mix/{id}; on /mix/{id}, the owner's tracklist versions. */
 export function MixView({ mix, shared }: { mix: PageMix; shared: boolean }) {
   return (
     <div className={styles.page}>
@@ -52,6 +53,7 @@ export function MixView({ mix, shared }: { mix: PageMix; shared: boolean }) {
           <Tracklist mixId={mix.id} tracks={mix.tracks} shared={shared} />
         </Suspense>
       </section>
+      {!shared && mix.isOwner && mix.status === 'PUBLISHED' ? <TracklistVersions mixId={mix.id} /> : null}
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { MixErrors } from '../mix.errors.js';
 import { mixIdInput, tracklistInput } from '../mix.inputs.js';
 import { MixTrack } from '../mix-track.entity.js';
 import { lockOwnMix } from './own-mix.js';
+import { addTracklistVersion, tracklistVersionInForce } from './tracklist-versions.js';
 
 export interface SetTracklist {
   viewerId: string;
@@ -18,7 +19,8 @@ export interface SetTracklist {
  * it (an unknown one is a 400), or is manual (it names none, or says so): it becomes a manual catalogue track. Start
  * and end times are in order (see tracklistInput) and inside the mix when its duration is known. Choosing a track
  * raises its popularity (the database's trigger on mix_track counts each entry). Nothing changes unless every entry
- * is valid.
+ * is valid. A draft's tracklist is replaced in place (nobody has heard it, so no money follows it); a published mix's
+ * new tracklist becomes its next version and the versions before it stay as they were (docs/payments.md#tracklist-versions).
  */
 export async function setTracklist(orm: Orm, command: SetTracklist): Promise<MixTrackView[]> {
   const mixId = parseInput(mixIdInput, command.mixId);
@@ -39,6 +41,8 @@ export async function setTracklist(orm: Orm, command: SetTracklist): Promise<Mix
     entries.forEach((entry, index) => {
       if (entry.catalogueTrackId && !catalogue.has(entry.catalogueTrackId)) throw MixErrors.unknownTrack(index + 1);
     });
+    const published = mix.status === 'published';
+    if (published) await tracklistVersionInForce(em, mix.id);
     await em.nativeDelete(MixTrack, { mix: mix.id });
     const tracklist = entries.map((entry, index): MixTrackView => {
       const track: ITrack =
@@ -57,6 +61,7 @@ export async function setTracklist(orm: Orm, command: SetTracklist): Promise<Mix
     // A draft being worked on is not abandoned: its time to be removed starts again (see DRAFT_TTL_DAYS).
     mix.updatedAt = new Date();
     await em.flush();
+    if (published) await addTracklistVersion(em, mix.id, mix.updatedAt);
     return tracklist;
   });
 }

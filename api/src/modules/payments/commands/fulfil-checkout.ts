@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isUuid } from '../../../shared/cursor.js';
-import { Mix } from '../../mixes/index.js';
+import { Mix, tracklistVersionInForce } from '../../mixes/index.js';
 import { Entitlement, type IPayment, Payment } from '../payment.entity.js';
 import type { CheckoutFacts, SubscriptionFacts } from '../providers/payment-provider.js';
 import { applySubscription, recordPaidPeriod, rememberCustomer } from './apply-subscription.js';
@@ -147,6 +147,8 @@ async function hostPaidMix(em: EntityManager, payment: IPayment, now: Date, test
   if (evidence) {
     hostMix(em, mix, evidence, now);
     await em.flush();
+    // The tracklist it is published with is its version 1 (docs/payments.md#tracklist-versions).
+    await tracklistVersionInForce(em, mix.id);
   }
   return mix.status === 'published';
 }

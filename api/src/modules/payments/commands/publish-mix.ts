@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type IMix, lockOwnMix, MixErrors } from '../../mixes/index.js';
+import { type IMix, lockOwnMix, MixErrors, tracklistVersionInForce } from '../../mixes/index.js';
 import { PaymentErrors } from '../payment.errors.js';
 import { activeSubscriptionOf, type Evidence, hasTracklist, hostMix, unusedPurchase } from './hosting.js';
 
@@ -29,6 +29,8 @@ export async function publishMix(em: EntityManager, command: PublishMix): Promis
   const evidence = await evidenceFor(em, mix, command);
   hostMix(em, mix, evidence, now);
   await em.flush();
+  // The tracklist it is published with is its version 1 (docs/payments.md#tracklist-versions).
+  await tracklistVersionInForce(em, mix.id);
   return mix;
 }
 

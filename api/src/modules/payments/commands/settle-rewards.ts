@@ -87,27 +87,39 @@ async function settleOne(em: EntityManager, now: Date, testModeCounts: boolean):
   return true;
 }
 
-/** The subscriber's ended listens that started in the period, each with its mix's duration and tracklist. */
+/**
+ * The subscriber's ended listens that started in the period, each with its mix's duration and the tracklist version in
+ * force when it started: the tracks it was heard with, never the tracklist as it is now (docs/payments.md#tracklist-versions).
+ * A listen that names no version (written by no path since versions exist) is read against the version in force at
+ * its start, version 1 being in force from the mix's publishing.
+ */
 async function listensOf(em: EntityManager, userId: string, from: Date, to: Date): Promise<ListenedMix[]> {
-  const listens = await em.execute<{ mix_id: string; seconds: number; duration_seconds: number | null }[]>(
-    `select l.mix_id, extract(epoch from (l.ended_at - l.started_at))::float8 as seconds, m.duration_seconds
+  const listens = await em.execute<{ version_id: string | null; seconds: number; duration_seconds: number | null }[]>(
+    `select coalesce(l.tracklist_version_id,
+                     (select v.id from tracklist_version v where v.mix_id = l.mix_id and v.created_at <= l.started_at
+                       order by v.number desc limit 1),
+                     (select v.id from tracklist_version v where v.mix_id = l.mix_id and v.number = 1)) as version_id,
+            extract(epoch from (l.ended_at - l.started_at))::float8 as seconds, m.duration_seconds
        from listen l join mix m on m.id = l.mix_id
       where l.user_id = ? and l.started_at >= ? and l.started_at < ? and l.ended_at is not null`,
     [userId, from, to],
   );
   if (listens.length === 0) return [];
-  const mixIds = [...new Set(listens.map((listen) => listen.mix_id))];
-  const entries = await em.execute<
-    { mix_id: string; track_id: string; start_time: number | null; end_time: number | null; creators: Creator[] }[]
-  >(
-    `select mt.mix_id, mt.track_id, mt.start_time, mt.end_time, t.creators
-       from mix_track mt join track t on t.id = mt.track_id
-      where mt.mix_id in (?) order by mt.mix_id, mt.position`,
-    [mixIds],
-  );
+  const versionIds = [...new Set(listens.flatMap((listen) => (listen.version_id ? [listen.version_id] : [])))];
+  const entries =
+    versionIds.length === 0
+      ? []
+      : await em.execute<
+          { version_id: string; track_id: string; start_time: number | null; end_time: number | null; creators: Creator[] }[]
+        >(
+          `select e.version_id, e.track_id, e.start_time, e.end_time, t.creators
+             from tracklist_version_entry e join track t on t.id = e.track_id
+            where e.version_id in (?) order by e.version_id, e.position`,
+          [versionIds],
+        );
   const tracklists = new Map<string, ListenedMix['tracklist']>();
   for (const entry of entries) {
-    const list = tracklists.get(entry.mix_id) ?? [];
+    const list = tracklists.get(entry.version_id) ?? [];
     list.push({
       trackId: entry.track_id,
       creators: (Array.isArray(entry.creators) ? entry.creators : [])
@@ -116,11 +128,11 @@ async function listensOf(em: EntityManager, userId: string, from: Date, to: Date
       startTime: entry.start_time,
       endTime: entry.end_time,
     });
-    tracklists.set(entry.mix_id, list);
+    tracklists.set(entry.version_id, list);
   }
   return listens.map((listen) => ({
     seconds: Number(listen.seconds),
     durationSeconds: listen.duration_seconds,
-    tracklist: tracklists.get(listen.mix_id) ?? [],
+    tracklist: (listen.version_id && tracklists.get(listen.version_id)) || [],
   }));
 }
