@@ -6,7 +6,7 @@
  * one statement, and scored by hit rate at 10: the share of members with a held-out save among their first ten, and
  * the share of held-out saves found (recall at 10). The baseline is the week's most listened mixes, with the same
  * exclusions (the member's own, saved and finished mixes). BENCH_RECS_MEMBERS, BENCH_RECS_MIXES and BENCH_RECS_SEED
- * change the world; one run takes about a minute.
+ * change the world, BENCH_RECS_TESTED how many members are asked.
  */
 import { randomUUID } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
@@ -25,7 +25,7 @@ const MIXES = Number(process.env.BENCH_RECS_MIXES ?? 2_000);
 const SEED = process.env.BENCH_RECS_SEED ?? 'mixcrate-recommendations';
 const DJS = Math.max(20, Math.round(MIXES / 10));
 const CLUSTERS = 16;
-const TEST_MEMBERS = 600;
+const TEST_MEMBERS = Number(process.env.BENCH_RECS_TESTED ?? 600);
 const HOLD_OUT_SHARE = 0.2;
 const K = 10;
 const MIX_SECONDS = 3600;
@@ -167,7 +167,8 @@ const pct = (value: number) => `${(100 * value).toFixed(1)}%`;
 async function main(): Promise<void> {
   const started = Date.now();
   const world = simulate();
-  const database = await benchDatabase();
+  // BENCH_RECS_KEEP=1 keeps the database (mixcrate_bench_recs, made afresh each run) to look at plans afterwards.
+  const database = await benchDatabase(process.env.BENCH_RECS_KEEP ? { name: 'mixcrate_bench_recs', fresh: true } : undefined);
   const orm = await openOrm(database.url);
   const client = new pg.Client({ connectionString: database.url });
   try {

@@ -23,15 +23,15 @@ import {
  */
 export const BOUNDS = {
   /** The viewer's most recent saves and finishes that seed the co-listening part. */
-  seeds: 50,
-  /** Per seed, the most recent other members who saved or finished it. */
-  neighbours: 100,
-  /** Per neighbour, their most recent saves and finishes. */
-  perNeighbour: 50,
+  seeds: 30,
+  /** Per seed, the most recent other members who saved it, and as many who finished it. */
+  neighbours: 30,
+  /** Per neighbour (each read once, however many seeds they share), their most recent saves, and as many finishes. */
+  perNeighbour: 30,
   /** Candidates kept (by co-occurrence) before weighing by popularity, and popular mixes kept before exclusions. */
   candidates: 200,
   /** "Popular" counts at most this many of the week's most recent listens. */
-  popularSample: 20_000,
+  popularSample: 10_000,
 } as const;
 
 export interface Recommendation {
@@ -94,15 +94,18 @@ neighbours as materialized (
 seed_sizes as materialized (
   select seed_id, 1 + count(*) as engaged from neighbours group by seed_id
 ),
-co as materialized (
-  select n.seed_id, x.mix_id as candidate, count(*)::float8 as together
-    from neighbours n cross join lateral (
+neighbour_items as materialized (
+  select n.neighbour, x.mix_id
+    from (select distinct neighbour from neighbours) n cross join lateral (
       (select s.mix_id from saved_mix s where s.user_id = n.neighbour order by s.saved_at desc limit :perNeighbour)
       union
       (select l.mix_id from listen l join mix lm on lm.id = l.mix_id
         where l.user_id = n.neighbour and ${finished('l', 'lm')} order by l.ended_at desc limit :perNeighbour)) x
-   where x.mix_id <> n.seed_id
-   group by n.seed_id, x.mix_id
+),
+co as materialized (
+  select n.seed_id, i.mix_id as candidate, count(*)::float8 as together
+    from neighbours n join neighbour_items i on i.neighbour = n.neighbour and i.mix_id <> n.seed_id
+   group by n.seed_id, i.mix_id
 ),
 top_candidates as materialized (
   select candidate from co group by candidate order by sum(together) desc, candidate limit :candidates
@@ -110,9 +113,9 @@ top_candidates as materialized (
 candidate_sizes as materialized (
   select t.candidate, 1
          + (select count(*) from (select 1 from saved_mix s where s.mix_id = t.candidate limit 1000) saves)
-         + (select count(*) from (select 1 from listen l where l.mix_id = t.candidate and ${finished('l', 'cm')} limit 1000) ends)
+         + (select count(*) from (select 1 from listen l where l.mix_id = t.candidate limit 1000) plays) / 4.0
          as engaged
-    from top_candidates t join mix cm on cm.id = t.candidate
+    from top_candidates t
 ),
 co_ranked as materialized (
   select distinct on (c.candidate) c.candidate as mix_id, sd.kind as reason, sd.seed_id as related_id,
