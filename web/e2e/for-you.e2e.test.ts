@@ -85,6 +85,8 @@ describe.each([390, 1280])('For you at %i px', (width) => {
       return Boolean(heading && carousel && heading.compareDocumentPosition(carousel) & Node.DOCUMENT_POSITION_FOLLOWING);
     });
     expect(before).toBe(true);
+    // The row scrolls within itself: the page never scrolls sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     await checkPage(page, 'home-for-you-new-member', width);
   });
 
