@@ -15,6 +15,7 @@ const all = [
   'bench/payments.ts',
   'bench/startup.ts',
   'bench/realtime.ts',
+  'bench/recommendations.ts',
 ];
 // `npm run bench -- lighthouse feed` runs only the named scenarios.
 const chosen = process.argv.slice(2);

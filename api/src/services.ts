@@ -23,6 +23,7 @@ import { PaymentsService } from './modules/payments/payments.service.js';
 import { RecognitionService } from './modules/recognition/recognition.service.js';
 import { RecognitionJobs } from './modules/recognition/recognition-jobs.js';
 import { TrackReferences } from './modules/recognition/track-references.service.js';
+import { RecommendationsService } from './modules/recommendations/recommendations.service.js';
 import { RolesService } from './modules/roles/roles.service.js';
 import { TracksService } from './modules/tracks/tracks.service.js';
 import { UsersService } from './modules/users/users.service.js';
@@ -45,6 +46,7 @@ export interface Services {
   follows: FollowsService;
   listens: ListensService;
   notifications: NotificationsService;
+  recommendations: RecommendationsService;
   media: MediaService;
   recognition: RecognitionService;
   recognitionJobs: RecognitionJobs;
@@ -126,6 +128,7 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
     follows: new FollowsService(orm, notifications),
     listens,
     notifications,
+    recommendations: new RecommendationsService(orm),
     media,
     recognition,
     recognitionJobs,

@@ -368,7 +368,7 @@ describe('what the web app asks', () => {
 });
 
 /** The page sizes the web app asks for (web/src/pages: home, follows, notifications, profile). */
-const WEB_PAGE_SIZES: Record<string, number> = { Feed: 20, Following: 20, Followers: 20, Notifications: 20, MixesByUser: 50 };
+const WEB_PAGE_SIZES: Record<string, number> = { Feed: 20, Following: 20, Followers: 20, Notifications: 20, MixesByUser: 50, ForYou: 12 };
 
 const WEB_SOURCE = join(import.meta.dirname, '..', '..', 'web', 'src');
 

@@ -11,6 +11,7 @@ import { TrackMixesResolver } from '../modules/mixes/track-mixes.resolver.js';
 import { NotificationsResolver } from '../modules/notifications/notifications.resolver.js';
 import { PaymentsResolver } from '../modules/payments/payments.resolver.js';
 import { RecognitionResolver } from '../modules/recognition/recognition.resolver.js';
+import { RecommendationsResolver } from '../modules/recommendations/recommendations.resolver.js';
 import { RolesResolver } from '../modules/roles/roles.resolver.js';
 import { TracksResolver } from '../modules/tracks/tracks.resolver.js';
 import { UsersResolver } from '../modules/users/users.resolver.js';
@@ -31,6 +32,7 @@ export const resolvers = [
   RolesResolver,
   NodeResolver,
   NotificationsResolver,
+  RecommendationsResolver,
 ] as const;
 
 export function buildGraphQLSchema(pubSub?: PubSub): Promise<GraphQLSchema> {

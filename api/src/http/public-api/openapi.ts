@@ -128,6 +128,10 @@ export const OPERATIONS: Record<string, Operation> = {
     summary: 'The feed: public mixes by genre within a radius of a point',
     body: { genre: 'string', search_radius: 'number', from_point: 'object', page: 'number' },
   },
+  'GET /api/mix/for-you': {
+    summary: 'The "For you" row: each mix with why (new from a followed member, because you saved or finished, popular near you)',
+    query: ['limit'],
+  },
   'GET /api/mix/by-user/{user_name}/{page}': { summary: 'A member public mixes', query: ['mix_id_to_exclude'] },
   'GET /api/mix/{id}': { summary: 'A mix' },
   'GET /api/mix/public/{id}': { summary: 'A shared mix; mix_found false when gone' },

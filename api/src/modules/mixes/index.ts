@@ -5,7 +5,7 @@ export { type IMix, Mix, type WAVEFORM_STATES } from './mix.entity.js';
 export { MixErrors } from './mix.errors.js';
 export { type MixPageRequest, mixIdInput, parseMixPage } from './mix.inputs.js';
 export { type FileAccess, type MixAccessFacts, mixPolicy, PUBLISHED_ACTIVE_MIX_SQL, VISIBLE_MIX_SQL } from './mix.policy.js';
-export { type MixPage, type MixView, mixViewOf } from './mix.views.js';
+export { MIX_COLUMNS, type MixPage, type MixRow, type MixView, mixViewOf, mixViewOfRow, WITH_OWNER } from './mix.views.js';
 export { expiringInDays, hostingEnds, isExpired } from './mix-lifecycle.js';
 export { MixTrack } from './mix-track.entity.js';
 export type { MixesService } from './mixes.service.js';

@@ -12,6 +12,7 @@ import { formatDistance, genreLabel } from '../../lib/format';
 import { removeStored } from '../../lib/storage';
 import { SavedMixList } from '../saved/SavedMixList';
 import { FilterPanel } from './FilterPanel';
+import { ForYouRow } from './ForYouRow';
 import { DEFAULT_FILTER, type FeedFilter, readFilter, toGraphQLGenre, wrapIndex, writeFilter } from './feed-filter';
 import styles from './HomePage.module.css';
 
@@ -65,7 +66,7 @@ function OtherMixes({ userName, excludeMixId, ownerName }: { userName: string; e
   );
 }
 
-/** `/home`: the carousel of mixes by genre and distance, the filter chip and panel, saved mixes, more by the DJ (docs/home-feed.md#the-carousel). */
+/** `/home`: the "For you" row, the carousel of mixes by genre and distance, the filter chip and panel, saved mixes, more by the DJ (docs/home-feed.md#the-carousel). */
 export function HomePage() {
   const [params, setParams] = useSearchParams();
   const filter = readFilter(params);
@@ -129,6 +130,7 @@ export function HomePage() {
   return (
     <AppShell label="Home" headerExtra={chip} sidebar={sidebar}>
       <h1 className={styles.visuallyHidden}>Mixes</h1>
+      <ForYouRow />
       {filterOpen ? <FilterPanel id={panelId} filter={filter} onChange={changeFilter} /> : null}
 
       {!feed && loading ? (
