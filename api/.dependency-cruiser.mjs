@@ -27,6 +27,7 @@ export const MODULE_EDGES = {
   library: ['mixes', 'tracks', 'users'],
   listens: ['mixes', 'users'],
   payments: ['auth', 'mixes', 'roles', 'tracks', 'users'],
+  search: ['mixes', 'tracks', 'users'],
 };
 
 /**

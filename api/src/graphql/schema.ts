@@ -12,6 +12,7 @@ import { NotificationsResolver } from '../modules/notifications/notifications.re
 import { PaymentsResolver } from '../modules/payments/payments.resolver.js';
 import { RecognitionResolver } from '../modules/recognition/recognition.resolver.js';
 import { RolesResolver } from '../modules/roles/roles.resolver.js';
+import { SearchResolver } from '../modules/search/search.resolver.js';
 import { TracksResolver } from '../modules/tracks/tracks.resolver.js';
 import { UsersResolver } from '../modules/users/users.resolver.js';
 import { NodeResolver } from './node.resolver.js';
@@ -31,6 +32,7 @@ export const resolvers = [
   RolesResolver,
   NodeResolver,
   NotificationsResolver,
+  SearchResolver,
 ] as const;
 
 export function buildGraphQLSchema(pubSub?: PubSub): Promise<GraphQLSchema> {

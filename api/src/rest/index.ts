@@ -9,6 +9,7 @@ import { mixRoutes } from './mixes.routes.js';
 import { oembedRoutes } from './oembed.routes.js';
 import { paymentRoutes } from './payments.routes.js';
 import { recognitionRoutes } from './recognition.routes.js';
+import { searchRoutes } from './search.routes.js';
 import { trackRoutes } from './tracks.routes.js';
 import { userRoutes } from './users.routes.js';
 
@@ -26,5 +27,6 @@ export function registerRestRoutes(services: Services) {
     await app.register(trackRoutes(services));
     await app.register(paymentRoutes(services));
     await app.register(recognitionRoutes(services));
+    await app.register(searchRoutes(services));
   };
 }
