@@ -123,7 +123,7 @@ const values: ArgumentValues = {
     if (name === 'trackId') return trackIds[index % trackIds.length];
     if (name === 'mixId') return mixIds[index % MIXES];
     if (name === 'userName') return dj.userName;
-    if (name === 'text' || name === 'search') return WORDS[index % WORDS.length];
+    if (name === 'text' || name === 'search' || name === 'query') return WORDS[index % WORDS.length];
     if (name === 'period') return new Date().toISOString().slice(0, 7);
     if (isNonNullType(type) && !isEnumType(named)) throw new Error(`The test has no value for ${coordinate}: add one above`);
     return undefined;
@@ -339,8 +339,16 @@ describe('what the web app asks', () => {
   });
 });
 
-/** The page sizes the web app asks for (web/src/pages: home, follows, notifications, profile). */
-const WEB_PAGE_SIZES: Record<string, number> = { Feed: 20, Following: 20, Followers: 20, Notifications: 20, MixesByUser: 50 };
+/** The page sizes the web app asks for (web/src/pages: home, follows, notifications, profile, search). */
+const WEB_PAGE_SIZES: Record<string, number> = {
+  SearchResults: 20,
+  SearchResultsOfType: 20,
+  Feed: 20,
+  Following: 20,
+  Followers: 20,
+  Notifications: 20,
+  MixesByUser: 50,
+};
 
 const WEB_SOURCE = join(import.meta.dirname, '..', '..', 'web', 'src');
 

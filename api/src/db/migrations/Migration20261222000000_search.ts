@@ -4,7 +4,7 @@ import { Migration } from '@mikro-orm/migrations';
  * One search over mixes, members and tracks (docs/search.md#how-it-finds). The same word-level index as the catalogue
  * lookup (a vocabulary with each word's deletion keys, postings per word), over documents of three kinds: 1 a visible
  * mix (title, its DJ's names, genre), 2 a member with a user name (display and user name), 3 a catalogue track
- * (title, creators, label). Postings are kept per kind, newest document last, so a common word's newest documents of
+ * (title, creators, label; a track typed by hand while a visible mix plays it). Postings are kept per kind, newest document last, so a common word's newest documents of
  * one kind are one index range.
  *
  * Triggers put every changed row into `search_pending` and wake the indexer (NOTIFY search_pending), which brings its
@@ -38,6 +38,12 @@ export class Migration20261222000000_search extends Migration {
         if kind = 2 and tg_op = 'UPDATE' then
           insert into search_pending (kind, ref_id) select 1, m.id from mix m where m.owner_id = ref on conflict do nothing;
         end if;
+        -- A track typed by hand is found while a visible mix plays it.
+        if kind = 1 and tg_op <> 'DELETE' then
+          insert into search_pending (kind, ref_id)
+          select 3, t.id from mix_track mt join track t on t.id = mt.track_id where mt.mix_id = ref and t.is_manual
+          on conflict do nothing;
+        end if;
         perform pg_notify('search_pending', '');
         return null;
       end $$`);
@@ -47,8 +53,18 @@ export class Migration20261222000000_search extends Migration {
       on "app_user" for each row execute function search_enqueue('2')`);
     this.addSql(`create trigger "search_track" after insert or delete or update of "title", "creators", "label", "is_manual"
       on "track" for each row execute function search_enqueue('3')`);
+    this.addSql(`create or replace function search_enqueue_tracklist() returns trigger
+      language plpgsql set search_path = public, pg_temp
+      as $$ begin
+        insert into search_pending (kind, ref_id)
+        values (3, case when tg_op = 'DELETE' then old.track_id else new.track_id end) on conflict do nothing;
+        perform pg_notify('search_pending', '');
+        return null;
+      end $$`);
+    this.addSql(`create trigger "search_tracklist" after insert or delete on "mix_track"
+      for each row execute function search_enqueue_tracklist()`);
     // What exists already is indexed by the first start's indexer.
     this.addSql(`insert into search_pending (kind, ref_id)
-      select 1, id from mix union all select 2, id from app_user union all select 3, id from track where not is_manual`);
+      select 1, id from mix union all select 2, id from app_user union all select 3, id from track`);
   }
 }

@@ -1,8 +1,8 @@
 /**
  * Keeping the search index in step (docs/search.md#freshness): the rows the triggers queued in `search_pending` are
  * read back from their tables; what may be found gets its document (words, deletion keys of new words, postings, word
- * counts), what may not (a draft, a deactivated mix, a member without a user name, a typed-by-hand track, a deleted
- * row) loses it.
+ * counts), what may not (a draft, a deactivated mix, a member without a user name, a typed-by-hand track no visible mix
+ * plays, a deleted row) loses it.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { VISIBLE_MIX_SQL } from '../mixes/index.js';
@@ -50,7 +50,8 @@ async function wantedDocs(em: EntityManager, queued: { kind: number; ref_id: str
   const trackIds = ids(KIND.track);
   if (trackIds.length > 0) {
     const rows = await em.execute<{ id: string; title: string; creators: { name: string }[]; label: { name: string } | null }[]>(
-      'select id, title, creators, label from track where id = any(?::uuid[]) and not is_manual',
+      `select t.id, t.title, t.creators, t.label from track t where t.id = any(?::uuid[]) and (not t.is_manual or exists (
+         select 1 from mix_track mt join mix on mix.id = mt.mix_id where mt.track_id = t.id and ${VISIBLE_MIX_SQL}))`,
       [pgArray(trackIds)],
     );
     for (const row of rows) wanted.push({ kind: KIND.track, refId: row.id, body: trackBody(row), nameKey: nameKey(row.title) });

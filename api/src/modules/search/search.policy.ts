@@ -1,7 +1,7 @@
 /**
  * Who may search, and what it may find (docs/search.md#who-finds-what). Anyone may search, signed in or not, within
  * the public rate limits; only what anyone may see is found: visible mixes (the mixes' own rule, VISIBLE_MIX_SQL,
- * checked on every search), members with a user name, and catalogue tracks (never ones typed by hand).
+ * checked on every search), members with a user name, catalogue tracks, and tracks typed by hand while a visible mix plays them.
  */
 /** The operations (GraphQL search and searchSuggestions, REST GET /api/search and /api/search/suggestions) are public. */
 export const searchPolicy = {
