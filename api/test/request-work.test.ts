@@ -115,6 +115,7 @@ const values: ArgumentValues = {
     const name = coordinate.split('.').at(-1);
     const named = getNamedType(type);
     if (coordinate === 'Query.nodes.ids') return [mixIds, [dj.id, ...members.map((member) => member.id)], trackIds][index % 3][index % 5];
+    if (named.name === 'SearchType') return ['MIX', 'MEMBER', 'TRACK'][index % 3];
     if (named.name === 'TrackLookupRowInput') return catalogue[index % catalogue.length];
     if (named.name === 'TracklistEntryInput')
       return { title: `Entry ${index}`, creators: ['A', 'B'], catalogueTrackId: trackIds[index % trackIds.length] };

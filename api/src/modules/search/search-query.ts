@@ -9,7 +9,7 @@ import { named } from '../../shared/sql.js';
 import { VISIBLE_MIX_SQL } from '../mixes/index.js';
 import { deletionKeys, typoBudget, words } from '../tracks/index.js';
 import { pgArray } from './search-index.js';
-import { type Candidate, MIN_PREFIX, scoreDoc, type TypedQuery, typedWordMatch } from './search-score.js';
+import { type Candidate, MIN_PREFIX, matcher, scoreDoc, type TypedQuery, typedWordMatch } from './search-score.js';
 import { type DocBody, KIND, KIND_OF_CODE, type Kind } from './search-text.js';
 
 /** Typed words that count (more say nothing new). */
@@ -20,6 +20,8 @@ const PREFIX_WORDS = 30;
 const PROBE_VARIANTS = 24;
 /** A mix found through its tracklist counts this much of the track's score. */
 const TRACKLIST_SHARE = 0.8;
+/** Postings read per variant and kind at the least (the newest documents holding the word). */
+const MIN_PER_VARIANT = 8;
 /** Tracks whose mixes are looked for. */
 const TRACKLIST_TRACKS = 8;
 
@@ -106,16 +108,19 @@ export async function findHits(
   const query: TypedQuery = { words: typed, key: typed.join(' ') };
   const variants = await vocabulary(em, query);
   // The rarest typed words (fewest documents over their variants) find the candidates; two, in case one is a typo of
-  // a rarer word nobody meant.
-  const probes = variants
-    .map((list) => [...list].sort((a, b) => b.df - a.df).slice(0, PROBE_VARIANTS))
-    .filter((list) => list.length > 0)
+  // a rarer word nobody meant. A word still being typed finds candidates only when it is the only word: its variants
+  // are the commonest words it starts, while the ranking checks every candidate's words against it.
+  const last = typed.length - 1;
+  const lists = variants.map((list) => [...list].sort((a, b) => b.df - a.df).slice(0, PROBE_VARIANTS));
+  const complete = lists.filter((list, index) => list.length > 0 && (index !== last || list.some((v) => v.word === typed[last])));
+  const probes = (complete.length > 0 ? complete : lists.filter((list) => list.length > 0))
     .sort((a, b) => a.reduce((sum, v) => sum + v.df, 0) - b.reduce((sum, v) => sum + v.df, 0))
     .slice(0, 2)
     .flat();
   const wantsMixes = kinds.includes('mix');
   const searched = [...new Set(wantsMixes ? [...kinds, 'track' as const] : kinds)].map((kind) => KIND[kind]);
-  const perVariant = Math.max(20, Math.ceil((depth * 2) / Math.max(1, probes.length)));
+  // The postings read, in all: about twice what is shown, shared by the probes' variants and the kinds.
+  const perVariant = Math.max(MIN_PER_VARIANT, Math.ceil((depth * 2) / Math.max(1, probes.length * searched.length)));
   const [sql, params] = named(
     `with hits as (
        select p.doc_no from unnest(:probes::int[]) as w(id) cross join unnest(:kinds::smallint[]) as k(kind)
@@ -141,8 +146,9 @@ export async function findHits(
   });
   const maxPlays = Math.max(0, ...rows.map((row) => Number(row.plays ?? 0)));
   const scored: Hit[] = [];
+  const match = matcher();
   for (const row of rows) {
-    const score = scoreDoc(query, candidateOf(row), maxPlays, now);
+    const score = scoreDoc(query, candidateOf(row), maxPlays, now, match);
     if (score !== null) scored.push({ kind: KIND_OF_CODE[row.kind] as Kind, id: row.ref_id, score, viaTrackId: null });
   }
   scored.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));

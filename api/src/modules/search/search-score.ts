@@ -38,8 +38,26 @@ export function typedWordMatch(typed: string, word: string, isLast: boolean): nu
   return word.startsWith(typed) ? PREFIX_QUALITY : quality;
 }
 
+/** Remembers each typed word's match with each document word for one query (candidates share most of their words). */
+export function matcher(): (typed: string, word: string, isLast: boolean) => number {
+  const memo = new Map<string, number>();
+  return (typed, word, isLast) => {
+    const key = `${isLast ? 1 : 0}${typed}\u0000${word}`;
+    let quality = memo.get(key);
+    if (quality === undefined) {
+      quality = typedWordMatch(typed, word, isLast);
+      memo.set(key, quality);
+    }
+    return quality;
+  };
+}
+
 /** Text relevance from 0 to 1 (null: too little matched to show), and how much of the document's title and names was typed. */
-export function textMatch(query: TypedQuery, body: DocBody): { relevance: number; coverage: number } | null {
+export function textMatch(
+  query: TypedQuery,
+  body: DocBody,
+  match: (typed: string, word: string, isLast: boolean) => number = typedWordMatch,
+): { relevance: number; coverage: number } | null {
   const fields = (['t', 'n', 'o'] as const).flatMap((field) => body[field].map((word) => ({ word, field })));
   const taken = new Set<number>();
   let total = 0;
@@ -52,7 +70,7 @@ export function textMatch(query: TypedQuery, body: DocBody): { relevance: number
     let bestAt = -1;
     fields.forEach((entry, at) => {
       if (taken.has(at)) return;
-      const quality = typedWordMatch(typed, entry.word, index === query.words.length - 1) * FIELD_WEIGHT[entry.field];
+      const quality = match(typed, entry.word, index === query.words.length - 1) * FIELD_WEIGHT[entry.field];
       if (quality > best) {
         best = quality;
         bestAt = at;
@@ -72,8 +90,14 @@ export function textMatch(query: TypedQuery, body: DocBody): { relevance: number
 }
 
 /** The score of a document for a query; null when it does not match. `maxPlays` scales plays among the candidates. */
-export function scoreDoc(query: TypedQuery, candidate: Candidate, maxPlays: number, now: number): number | null {
-  const text = textMatch(query, candidate.body);
+export function scoreDoc(
+  query: TypedQuery,
+  candidate: Candidate,
+  maxPlays: number,
+  now: number,
+  match: (typed: string, word: string, isLast: boolean) => number = typedWordMatch,
+): number | null {
+  const text = textMatch(query, candidate.body, match);
   if (!text) return null;
   const exact = candidate.nameKey === query.key || candidate.body.n.join(' ') === query.key ? 1 : 0;
   const plays = maxPlays > 0 ? Math.log1p(candidate.plays) / Math.log1p(maxPlays) : 0;
