@@ -13,9 +13,10 @@ export interface SearchWorldSize {
   tracks: number;
 }
 
-const SYLLABLES = 'ka lo mi ne ra su to vi da el on ar bri cho dre fa gu ha jo ke lu ma no pe qui ri sa te ul va wen xi yo zu an be ce di fo gi ho in ja ki le mo nu or pi re si tu ur ve wi ya ze'.split(
-  ' ',
-);
+const SYLLABLES =
+  'ka lo mi ne ra su to vi da el on ar bri cho dre fa gu ha jo ke lu ma no pe qui ri sa te ul va wen xi yo zu an be ce di fo gi ho in ja ki le mo nu or pi re si tu ur ve wi ya ze'.split(
+    ' ',
+  );
 
 /** `count` distinct invented words of 2 to 4 syllables, deterministic. */
 export function inventedWords(count: number, seed: string): string[] {

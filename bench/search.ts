@@ -13,8 +13,8 @@ import pg from 'pg';
 import { migrate, openOrm } from '../api/src/db/orm.js';
 import { savedByViewerSql } from '../api/src/modules/library/library.service.js';
 import { MixesService } from '../api/src/modules/mixes/mixes.service.js';
-import { indexPending } from '../api/src/modules/search/search-index.js';
 import { SearchService } from '../api/src/modules/search/search.service.js';
+import { indexPending } from '../api/src/modules/search/search-index.js';
 import { nameKey } from '../api/src/modules/search/search-text.js';
 import { words } from '../api/src/modules/tracks/index.js';
 import { TracksService } from '../api/src/modules/tracks/tracks.service.js';
@@ -91,8 +91,14 @@ async function makeQueries(client: pg.Client): Promise<Query[]> {
 }
 
 async function main() {
-  out(`search bench: ${SIZE.mixes.toLocaleString('en')} mixes, ${SIZE.members.toLocaleString('en')} members, ${SIZE.tracks.toLocaleString('en')} tracks (scale ${SCALE})`);
-  out(`load average at start: ${loadavg().map((value) => value.toFixed(2)).join(' ')}`);
+  out(
+    `search bench: ${SIZE.mixes.toLocaleString('en')} mixes, ${SIZE.members.toLocaleString('en')} members, ${SIZE.tracks.toLocaleString('en')} tracks (scale ${SCALE})`,
+  );
+  out(
+    `load average at start: ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ')}`,
+  );
   const keep = process.env.BENCH_SEARCH_KEEP === '1';
   const database = await benchDatabase(keep ? { name: `mixcrate_bench_search_${String(SCALE).replace('.', '_')}` } : undefined);
   const orm = await openOrm(database.url);
@@ -164,8 +170,14 @@ async function main() {
     },
   ];
   out();
-  out(`${QUERIES} queries: ${queries.filter((q) => q.kind === 'typo').length} with a typo, ${queries.filter((q) => q.kind === 'prefix').length} cut short, the rest as written`);
-  out(`load average before timing: ${loadavg().map((value) => value.toFixed(2)).join(' ')}`);
+  out(
+    `${QUERIES} queries: ${queries.filter((q) => q.kind === 'typo').length} with a typo, ${queries.filter((q) => q.kind === 'prefix').length} cut short, the rest as written`,
+  );
+  out(
+    `load average before timing: ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ')}`,
+  );
   out();
   out('| engine | suggestion p50 | suggestion p95 | page p50 | page p95 | top-1 typo’d | top-1 prefix | top-1 as written |');
   out('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
@@ -190,7 +202,11 @@ async function main() {
       `| ${engine.name} | ${f(quantile(suggestion, 0.5))} ms | ${f(quantile(suggestion, 0.95))} ms | ${f(quantile(page, 0.5))} ms | ${f(quantile(page, 0.95))} ms | ${pct(right.typo)} | ${pct(right.prefix)} | ${pct(right.plain)} |`,
     );
   }
-  out(`targets: suggestion p95 < ${TARGETS.suggestion} ms, page p95 < ${TARGETS.page} ms. load average after: ${loadavg().map((value) => value.toFixed(2)).join(' ')}`);
+  out(
+    `targets: suggestion p95 < ${TARGETS.suggestion} ms, page p95 < ${TARGETS.page} ms. load average after: ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ')}`,
+  );
   out();
   // Incremental update: 100 mixes renamed, each indexed on its own (as the indexer does after a trigger's notice).
   const sample = await client.query<{ id: string }>(`select id from mix where status = 'published' and deactivated_at is null limit 100`);
@@ -201,7 +217,9 @@ async function main() {
     await indexPending(() => orm.em.fork());
     updates.push(ms(start));
   }
-  out(`incremental update (a mix renamed, indexed): p50 ${quantile(updates, 0.5).toFixed(1)} ms, p95 ${quantile(updates, 0.95).toFixed(1)} ms`);
+  out(
+    `incremental update (a mix renamed, indexed): p50 ${quantile(updates, 0.5).toFixed(1)} ms, p95 ${quantile(updates, 0.95).toFixed(1)} ms`,
+  );
   const sizes = await client.query<{ name: string; bytes: string }>(
     `select relname as name, pg_total_relation_size(oid) as bytes from pg_class
       where relname in ('search_word', 'search_word_key', 'search_doc', 'search_posting', 'bench_text') and relkind = 'r'
@@ -210,8 +228,15 @@ async function main() {
   );
   const mb = (bytes: string | number) => `${(Number(bytes) / 1024 / 1024).toFixed(0)} MB`;
   const ours = sizes.rows.filter((row) => row.name.startsWith('search_'));
-  out(`search index size: ${mb(ours.reduce((sum, row) => sum + Number(row.bytes), 0))} (${ours.map((row) => `${row.name} ${mb(row.bytes)}`).join(', ')})`);
-  out(`baselines: ${sizes.rows.filter((row) => row.name.startsWith('bench_')).map((row) => `${row.name} ${mb(row.bytes)}`).join(', ')} (bench_text holds the documents' text and the tsvector)`);
+  out(
+    `search index size: ${mb(ours.reduce((sum, row) => sum + Number(row.bytes), 0))} (${ours.map((row) => `${row.name} ${mb(row.bytes)}`).join(', ')})`,
+  );
+  out(
+    `baselines: ${sizes.rows
+      .filter((row) => row.name.startsWith('bench_'))
+      .map((row) => `${row.name} ${mb(row.bytes)}`)
+      .join(', ')} (bench_text holds the documents' text and the tsvector)`,
+  );
   await search.close();
   await client.end();
   await orm.close();
