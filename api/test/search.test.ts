@@ -155,6 +155,9 @@ describe('what may be found', () => {
     await sql(`update mix set expires_at = now() - interval '1 day' where id = ?`, [ids.drive]);
     expect(ids_(await search('night drive', ['MIX']))).not.toContain(ids.drive);
     await sql(`update mix set expires_at = null where id = ?`, [ids.drive]);
+    await waitFor('the mix hosted again to be found', async () => ids_(await search('night drive', ['MIX'])).includes(ids.drive), {
+      timeoutMs: 1000,
+    });
   });
 });
 

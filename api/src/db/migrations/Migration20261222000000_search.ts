@@ -21,7 +21,8 @@ export class Migration20261222000000_search extends Migration {
       'create table "search_doc" ("doc_no" serial primary key, "kind" smallint not null, "ref_id" uuid not null, "words" int[] not null, "body" jsonb not null, "name_key" varchar(300) not null)',
     );
     this.addSql('alter table "search_doc" add constraint "search_doc_ref_unique" unique ("kind", "ref_id")');
-    this.addSql('create index "search_doc_name_idx" on "search_doc" ("name_key", "kind")');
+    // Titles starting with what was typed (an exact title included).
+    this.addSql('create index "search_doc_name_idx" on "search_doc" ("name_key" varchar_pattern_ops, "kind")');
     this.addSql(
       'create table "search_posting" ("word_id" int not null, "kind" smallint not null, "doc_no" int not null, primary key ("word_id", "kind", "doc_no"))',
     );

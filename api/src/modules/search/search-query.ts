@@ -102,39 +102,52 @@ export async function findHits(
   kinds: readonly Kind[],
   filters: SearchFilters,
   depth: number,
+  /** Whether mixes are also found through their tracklists (a results page; suggestions skip it to answer sooner). */
+  throughTracklists = true,
 ): Promise<Hit[]> {
   const typed = words(text).slice(0, MAX_WORDS);
   if (typed.length === 0) return [];
   const query: TypedQuery = { words: typed, key: typed.join(' ') };
   const variants = await vocabulary(em, query);
-  // The rarest typed words (fewest documents over their variants) find the candidates; two, in case one is a typo of
-  // a rarer word nobody meant. A word still being typed finds candidates only when it is the only word: its variants
-  // are the commonest words it starts, while the ranking checks every candidate's words against it.
+  // The rarest typed word (fewest documents over its variants) finds the candidates: the newest documents holding it
+  // and, when more words were typed, a variant of the next rarest too (read until enough are found). A word still
+  // being typed finds candidates only when no whole word can: its variants are the commonest words it starts, while the
+  // ranking checks every candidate's words against it. Titles starting with what was typed are found besides.
   const last = typed.length - 1;
   const lists = variants.map((list) => [...list].sort((a, b) => b.df - a.df).slice(0, PROBE_VARIANTS));
-  const complete = lists.filter((list, index) => list.length > 0 && (index !== last || list.some((v) => v.word === typed[last])));
-  const probes = (complete.length > 0 ? complete : lists.filter((list) => list.length > 0))
-    .sort((a, b) => a.reduce((sum, v) => sum + v.df, 0) - b.reduce((sum, v) => sum + v.df, 0))
-    .slice(0, 2)
-    .flat();
+  const totalDf = (list: Variant[]) => list.reduce((sum, v) => sum + v.df, 0);
+  const complete = lists
+    .filter((list, index) => list.length > 0 && (index !== last || list.some((v) => v.word === typed[last])))
+    .sort((a, b) => totalDf(a) - totalDf(b));
+  const partial = lists.filter((list, index) => list.length > 0 && index === last && !complete.includes(list));
+  const [probe = [], second = []] = [...complete, ...partial];
   const wantsMixes = kinds.includes('mix');
-  const searched = [...new Set(wantsMixes ? [...kinds, 'track' as const] : kinds)].map((kind) => KIND[kind]);
-  // The postings read, in all: about twice what is shown, shared by the probes' variants and the kinds.
-  const perVariant = Math.max(MIN_PER_VARIANT, Math.ceil((depth * 2) / Math.max(1, probes.length * searched.length)));
+  const searched = [...new Set(wantsMixes && throughTracklists ? [...kinds, 'track' as const] : kinds)].map((kind) => KIND[kind]);
+  // The postings read, in all: about twice what is shown, shared by the probe's variants and the kinds.
+  const perVariant = Math.max(MIN_PER_VARIANT, Math.ceil((depth * 2) / Math.max(1, probe.length * searched.length)));
   const [sql, params] = named(
     `with hits as (
-       select p.doc_no from unnest(:probes::int[]) as w(id) cross join unnest(:kinds::smallint[]) as k(kind)
-        cross join lateral (select doc_no from search_posting p where p.word_id = w.id and p.kind = k.kind
+       select p.doc_no from unnest(:probe::int[]) as w(id) cross join unnest(:kinds::smallint[]) as k(kind)
+        cross join lateral (select p.doc_no from search_posting p join search_doc d on d.doc_no = p.doc_no
+                             where p.word_id = w.id and p.kind = k.kind ${second.length > 0 ? 'and d.words && :second::int[]' : ''}
                              order by p.doc_no desc limit :perVariant) p
        union
-       select doc_no from search_doc where name_key = :key and kind = any(:kinds::smallint[])
+       (select doc_no from search_doc where name_key like :keyStart and kind = any(:kinds::smallint[]) limit :perVariant)
      )
      select d.kind, d.ref_id, d.body, d.name_key, m.play_count as plays, m.published_at as at
        from hits h join search_doc d on d.doc_no = h.doc_no
        left join lateral (select mix.play_count, mix.published_at from mix
                            where d.kind = ${KIND.mix} and mix.id = d.ref_id and ${VISIBLE_MIX_SQL} ${filterSql(filters)}) m on true
       where d.kind <> ${KIND.mix} or m.published_at is not null`,
-    { probes: pgArray(probes.map((v) => v.id)), kinds: pgArray(searched), perVariant, key: query.key, ...filterParams(filters) },
+    {
+      probe: pgArray(probe.map((v) => v.id)),
+      kinds: pgArray(searched),
+      perVariant,
+      ...(second.length > 0 ? { second: pgArray(second.map((v) => v.id)) } : {}),
+      // Words are letters and digits only, so the typed key holds no LIKE wildcard.
+      keyStart: `${query.key}%`,
+      ...filterParams(filters),
+    },
   );
   const rows = await em.execute<CandidateRow[]>(sql, params);
   const now = Date.now();
@@ -152,7 +165,7 @@ export async function findHits(
     if (score !== null) scored.push({ kind: KIND_OF_CODE[row.kind] as Kind, id: row.ref_id, score, viaTrackId: null });
   }
   scored.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
-  if (wantsMixes) await addTracklistMixes(em, scored, filters);
+  if (wantsMixes && throughTracklists) await addTracklistMixes(em, scored, filters);
   const wanted = new Set(kinds);
   return scored.filter((hit) => wanted.has(hit.kind)).sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
 }

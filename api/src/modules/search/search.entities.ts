@@ -45,7 +45,12 @@ export const SearchDoc = defineEntity({
     nameKey: p.string().length(300),
   },
   uniques: [{ name: 'search_doc_ref_unique', properties: ['kind', 'refId'] }],
-  indexes: [{ name: 'search_doc_name_idx', properties: ['nameKey', 'kind'] }],
+  indexes: [
+    {
+      name: 'search_doc_name_idx',
+      expression: 'create index "search_doc_name_idx" on "search_doc" ("name_key" varchar_pattern_ops, "kind")',
+    },
+  ],
 });
 
 /** Which documents of a kind hold a word. */

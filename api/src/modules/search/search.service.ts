@@ -74,7 +74,7 @@ export class SearchService {
   async suggest(raw: unknown): Promise<Suggestions> {
     const { q } = parseInput(suggestInput, raw);
     const em = this.em();
-    const hits = await findHits(em, q, ['mix', 'member', 'track'], NO_FILTERS, 40);
+    const hits = await findHits(em, q, ['mix', 'member', 'track'], NO_FILTERS, 40, false);
     const taken: Hit[] = [];
     const perKind = new Map<Kind, number>();
     for (const hit of hits) {
