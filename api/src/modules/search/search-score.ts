@@ -3,7 +3,7 @@
  * document, in any field and any order: equal counts 1, within the catalogue's typo budget a little less per typo,
  * the last typed word as the start of a word 0.9 (typing), one typo past the budget in a word of 3 letters or more
  * 0.4. Text relevance decides; a typed exact title adds more than any text difference; plays and recency only order
- * near equals.
+ * near equals. A title that starts with what was typed counts half as much as an exact one.
  */
 import { wordMatch } from '../tracks/index.js';
 import { type DocBody, FIELD_WEIGHT } from './search-text.js';
@@ -99,7 +99,13 @@ export function scoreDoc(
 ): number | null {
   const text = textMatch(query, candidate.body, match);
   if (!text) return null;
-  const exact = candidate.nameKey === query.key || candidate.body.n.join(' ') === query.key ? 1 : 0;
+  // An exact title counts fully; a title that starts with what was typed (typing it) counts half.
+  const exact =
+    candidate.nameKey === query.key || candidate.body.n.join(' ') === query.key
+      ? 1
+      : candidate.nameKey.startsWith(`${query.key}`) && query.key.length >= MIN_PREFIX
+        ? 0.5
+        : 0;
   const plays = maxPlays > 0 ? Math.log1p(candidate.plays) / Math.log1p(maxPlays) : 0;
   const ageDays = candidate.at ? Math.max(0, (now - candidate.at.getTime()) / 86_400_000) : Number.POSITIVE_INFINITY;
   const recency = Math.exp(-ageDays / RECENCY_DAYS);

@@ -17,8 +17,11 @@ export interface DocBody {
   o: string[];
 }
 
-/** How much a field's match counts: titles and names fully, genre and label less. */
-export const FIELD_WEIGHT: Record<keyof DocBody, number> = { t: 1, n: 1, o: 0.7 };
+/**
+ * How much a field's match counts: titles fully (a member's display name is their title, so a typed name finds the
+ * member before the mixes and tracks that credit them), names a little less, genre and label less still.
+ */
+export const FIELD_WEIGHT: Record<keyof DocBody, number> = { t: 1, n: 0.95, o: 0.7 };
 
 const unique = (list: string[]) => [...new Set(list)];
 
