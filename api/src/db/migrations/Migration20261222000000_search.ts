@@ -31,19 +31,23 @@ export class Migration20261222000000_search extends Migration {
       language plpgsql set search_path = public, pg_temp
       as $$
       declare
-        kind smallint := tg_argv[0]::smallint;
+        doc_kind smallint := tg_argv[0]::smallint;
         ref uuid := case when tg_op = 'DELETE' then old.id else new.id end;
       begin
-        insert into search_pending (kind, ref_id) values (kind, ref) on conflict do nothing;
+        -- Updating a row already queued locks it until this change commits, so the indexer cannot take it before the
+        -- change is visible (and lose it); a row the indexer holds is queued again once the indexer is done.
+        insert into search_pending (kind, ref_id) values (doc_kind, ref)
+        on conflict (kind, ref_id) do update set kind = excluded.kind;
         -- A member's names are part of their mixes' documents.
-        if kind = 2 and tg_op = 'UPDATE' then
-          insert into search_pending (kind, ref_id) select 1, m.id from mix m where m.owner_id = ref on conflict do nothing;
+        if doc_kind = 2 and tg_op = 'UPDATE' then
+          insert into search_pending (kind, ref_id) select 1, m.id from mix m where m.owner_id = ref
+          on conflict (kind, ref_id) do update set kind = excluded.kind;
         end if;
         -- A track typed by hand is found while a visible mix plays it.
-        if kind = 1 and tg_op <> 'DELETE' then
+        if doc_kind = 1 and tg_op <> 'DELETE' then
           insert into search_pending (kind, ref_id)
-          select 3, t.id from mix_track mt join track t on t.id = mt.track_id where mt.mix_id = ref and t.is_manual
-          on conflict do nothing;
+          select distinct 3, t.id from mix_track mt join track t on t.id = mt.track_id where mt.mix_id = ref and t.is_manual
+          on conflict (kind, ref_id) do update set kind = excluded.kind;
         end if;
         perform pg_notify('search_pending', '');
         return null;
@@ -58,7 +62,8 @@ export class Migration20261222000000_search extends Migration {
       language plpgsql set search_path = public, pg_temp
       as $$ begin
         insert into search_pending (kind, ref_id)
-        values (3, case when tg_op = 'DELETE' then old.track_id else new.track_id end) on conflict do nothing;
+        values (3, case when tg_op = 'DELETE' then old.track_id else new.track_id end)
+        on conflict (kind, ref_id) do update set kind = excluded.kind;
         perform pg_notify('search_pending', '');
         return null;
       end $$`);

@@ -34,7 +34,19 @@ describe('search ranking (docs/search.md#ranking)', () => {
   it('an exact title wins over a longer one; a title started counts half', () => {
     const short = mixBody({ title: 'Night Drive', genre: 'techno', displayName: 'A', userName: 'a' });
     const long = mixBody({ title: 'Night Drive Extended Journey', genre: 'techno', displayName: 'A', userName: 'a' });
-    expect(score('night drive', short, 'Night Drive') ?? 0).toBeGreaterThan(score('night drive', long, 'Night Drive Extended Journey') ?? 0);
+    expect(score('night drive', short, 'Night Drive') ?? 0).toBeGreaterThan(
+      score('night drive', long, 'Night Drive Extended Journey') ?? 0,
+    );
+  });
+
+  it('a typed name, misspelt, finds the member before a new, much played mix of theirs', () => {
+    const member = memberBody({ displayName: 'Kofi Dubois', userName: 'kofi_dubois_3' });
+    const mix = mixBody({ title: 'Hidden Tide Session', genre: 'house', displayName: 'Kofi Dubois', userName: 'kofi_dubois_3' });
+    const q = query('kofi duboise');
+    const asMember = scoreDoc(q, { body: member, nameKey: 'kofi dubois', plays: 0, at: null }, 100, NOW) ?? 0;
+    expect(asMember).toBeGreaterThan(
+      scoreDoc(q, { body: mix, nameKey: 'hidden tide session', plays: 100, at: new Date(NOW) }, 100, NOW) ?? 0,
+    );
   });
 
   it('a typed name finds the member before the tracks that credit them', () => {

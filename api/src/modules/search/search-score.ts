@@ -14,7 +14,7 @@ export const PREFIX_QUALITY = 0.9;
 /** The shortest typed start that counts as typing a longer word. */
 export const MIN_PREFIX = 2;
 
-export const RANK_WEIGHTS = { text: 2, coverage: 0.5, exact: 2.5, plays: 0.3, recency: 0.2 } as const;
+export const RANK_WEIGHTS = { text: 3, coverage: 0.5, exact: 2.5, plays: 0.15, recency: 0.1 } as const;
 /** Days over which a document's newness fades to a third. */
 const RECENCY_DAYS = 60;
 
@@ -106,9 +106,11 @@ export function scoreDoc(
       : candidate.nameKey.startsWith(`${query.key}`) && query.key.length >= MIN_PREFIX
         ? 0.5
         : 0;
-  const plays = maxPlays > 0 ? Math.log1p(candidate.plays) / Math.log1p(maxPlays) : 0;
-  const ageDays = candidate.at ? Math.max(0, (now - candidate.at.getTime()) / 86_400_000) : Number.POSITIVE_INFINITY;
-  const recency = Math.exp(-ageDays / RECENCY_DAYS);
+  // Plays and newness are a mix's; members and tracks get the middle of both, so neither kind gains from them.
+  const isMix = candidate.at !== null;
+  const plays = !isMix ? 0.5 : maxPlays > 0 ? Math.log1p(candidate.plays) / Math.log1p(maxPlays) : 0;
+  const ageDays = candidate.at ? Math.max(0, (now - candidate.at.getTime()) / 86_400_000) : 0;
+  const recency = isMix ? Math.exp(-ageDays / RECENCY_DAYS) : 0.5;
   return (
     RANK_WEIGHTS.text * text.relevance +
     RANK_WEIGHTS.coverage * text.coverage +
