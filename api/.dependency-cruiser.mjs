@@ -28,6 +28,7 @@ export const MODULE_EDGES = {
   listens: ['mixes', 'users'],
   payments: ['auth', 'mixes', 'roles', 'tracks', 'users'],
   recommendations: ['mixes'],
+  search: ['mixes', 'tracks', 'users'],
 };
 
 /**

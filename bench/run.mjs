@@ -16,13 +16,16 @@ const all = [
   'bench/startup.ts',
   'bench/realtime.ts',
   'bench/recommendations.ts',
+  'bench/search.ts',
 ];
-// `npm run bench -- lighthouse feed` runs only the named scenarios.
-const chosen = process.argv.slice(2);
+// `npm run bench -- lighthouse feed` runs only the named scenarios; options (`--scale 0.1`) go to each of them.
+const args = process.argv.slice(2);
+const options = args.flatMap((arg, index) => (arg.startsWith('--') ? [arg, args[index + 1] ?? ''] : []));
+const chosen = args.filter((arg, index) => !arg.startsWith('--') && !args[index - 1]?.startsWith('--'));
 const scenarios = chosen.length > 0 ? all.filter((file) => chosen.some((name) => file.includes(name))) : all;
 let failed = false;
 for (const scenario of scenarios) {
-  const run = spawnSync(join(root, 'node_modules/.bin/tsx'), ['--tsconfig', 'api/tsconfig.json', scenario], {
+  const run = spawnSync(join(root, 'node_modules/.bin/tsx'), ['--tsconfig', 'api/tsconfig.json', scenario, ...options], {
     cwd: root,
     stdio: 'inherit',
     // Measured as production runs: graphql-js skips its development-mode checks.

@@ -25,6 +25,7 @@ import { RecognitionJobs } from './modules/recognition/recognition-jobs.js';
 import { TrackReferences } from './modules/recognition/track-references.service.js';
 import { RecommendationsService } from './modules/recommendations/recommendations.service.js';
 import { RolesService } from './modules/roles/roles.service.js';
+import { SearchService } from './modules/search/search.service.js';
 import { TracksService } from './modules/tracks/tracks.service.js';
 import { UsersService } from './modules/users/users.service.js';
 import { originAllowed } from './shared/origins.js';
@@ -42,6 +43,7 @@ export interface Services {
   payments: PaymentsService;
   roles: RolesService;
   tracks: TracksService;
+  search: SearchService;
   library: LibraryService;
   follows: FollowsService;
   listens: ListensService;
@@ -112,6 +114,8 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
   const listens = new ListensService(orm, { expiryMs: config.LISTEN_EXPIRY_MS }, log);
   listens.startSweeping();
   const users = new UsersService(orm, storage, (memberId) => rateLimits.consume([['locationChangePerMember', memberId]]));
+  const search = new SearchService(orm, mixes, databaseUrl, log);
+  await search.start();
   const notifications = new NotificationsService(orm, (user) => users.imageUrl(user));
   return {
     config,
@@ -124,6 +128,7 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
     payments,
     roles,
     tracks,
+    search,
     library: new LibraryService(orm, mixes),
     follows: new FollowsService(orm, notifications),
     listens,
@@ -135,6 +140,7 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
     trackReferences: new TrackReferences(orm, recognition, uploads, config.RECOGNITION_REFERENCE_MAX_BYTES),
     async close() {
       payments.close();
+      await search.close();
       await listens.close();
       await media.close();
       await auth.close();

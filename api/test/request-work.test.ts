@@ -115,6 +115,7 @@ const values: ArgumentValues = {
     const name = coordinate.split('.').at(-1);
     const named = getNamedType(type);
     if (coordinate === 'Query.nodes.ids') return [mixIds, [dj.id, ...members.map((member) => member.id)], trackIds][index % 3][index % 5];
+    if (named.name === 'SearchType') return ['MIX', 'MEMBER', 'TRACK'][index % 3];
     if (named.name === 'TrackLookupRowInput') return catalogue[index % catalogue.length];
     if (named.name === 'TracklistEntryInput')
       return { title: `Entry ${index}`, creators: ['A', 'B'], catalogueTrackId: trackIds[index % trackIds.length] };
@@ -123,7 +124,7 @@ const values: ArgumentValues = {
     if (name === 'trackId') return trackIds[index % trackIds.length];
     if (name === 'mixId') return mixIds[index % MIXES];
     if (name === 'userName') return dj.userName;
-    if (name === 'text' || name === 'search') return WORDS[index % WORDS.length];
+    if (name === 'text' || name === 'search' || name === 'query') return WORDS[index % WORDS.length];
     if (name === 'period') return new Date().toISOString().slice(0, 7);
     if (isNonNullType(type) && !isEnumType(named)) throw new Error(`The test has no value for ${coordinate}: add one above`);
     return undefined;
@@ -367,8 +368,17 @@ describe('what the web app asks', () => {
   });
 });
 
-/** The page sizes the web app asks for (web/src/pages: home, follows, notifications, profile). */
-const WEB_PAGE_SIZES: Record<string, number> = { Feed: 20, Following: 20, Followers: 20, Notifications: 20, MixesByUser: 50, ForYou: 12 };
+/** The page sizes the web app asks for (web/src/pages: home, follows, notifications, profile, search). */
+const WEB_PAGE_SIZES: Record<string, number> = {
+  SearchResults: 20,
+  SearchResultsOfType: 20,
+  Feed: 20,
+  Following: 20,
+  Followers: 20,
+  Notifications: 20,
+  MixesByUser: 50,
+  ForYou: 12,
+};
 
 const WEB_SOURCE = join(import.meta.dirname, '..', '..', 'web', 'src');
 

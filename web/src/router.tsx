@@ -66,6 +66,12 @@ export const appRoutes = (): RouteObject[] => [
             ),
             id: SHARED_MIX_ROUTE,
           },
+          // Public, for visitors and members alike; the page's shell follows the sign-in (docs/search.md#the-results-page).
+          screen(
+            'search',
+            () => import('./pages/search/SearchPage'),
+            (m) => m.SearchPage,
+          ),
           // Public: shared mixes' tracklists link here too; the page's shell follows the sign-in.
           screen(
             'track/:id',

@@ -14,6 +14,7 @@ import { Notification } from '../modules/notifications/notification.entity.js';
 import { paymentEntities } from '../modules/payments/payment.entity.js';
 import { recognitionEntities } from '../modules/recognition/recognition.entities.js';
 import { MemberRole } from '../modules/roles/member-role.entity.js';
+import { searchEntities } from '../modules/search/search.entities.js';
 import { catalogueEntities } from '../modules/tracks/catalogue/catalogue.entities.js';
 import { Track } from '../modules/tracks/track.entity.js';
 import { User } from '../modules/users/user.entity.js';
@@ -39,4 +40,5 @@ export const entities = [
   MemberRole,
   TracklistVersion,
   TracklistVersionEntry,
+  ...searchEntities,
 ];

@@ -13,6 +13,7 @@ import { PaymentsResolver } from '../modules/payments/payments.resolver.js';
 import { RecognitionResolver } from '../modules/recognition/recognition.resolver.js';
 import { RecommendationsResolver } from '../modules/recommendations/recommendations.resolver.js';
 import { RolesResolver } from '../modules/roles/roles.resolver.js';
+import { SearchResolver } from '../modules/search/search.resolver.js';
 import { TracksResolver } from '../modules/tracks/tracks.resolver.js';
 import { UsersResolver } from '../modules/users/users.resolver.js';
 import { NodeResolver } from './node.resolver.js';
@@ -33,6 +34,7 @@ export const resolvers = [
   NodeResolver,
   NotificationsResolver,
   RecommendationsResolver,
+  SearchResolver,
 ] as const;
 
 export function buildGraphQLSchema(pubSub?: PubSub): Promise<GraphQLSchema> {

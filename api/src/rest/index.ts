@@ -10,6 +10,7 @@ import { oembedRoutes } from './oembed.routes.js';
 import { paymentRoutes } from './payments.routes.js';
 import { recognitionRoutes } from './recognition.routes.js';
 import { recommendationRoutes } from './recommendations.routes.js';
+import { searchRoutes } from './search.routes.js';
 import { trackRoutes } from './tracks.routes.js';
 import { userRoutes } from './users.routes.js';
 
@@ -28,5 +29,6 @@ export function registerRestRoutes(services: Services) {
     await app.register(paymentRoutes(services));
     await app.register(recognitionRoutes(services));
     await app.register(recommendationRoutes(services));
+    await app.register(searchRoutes(services));
   };
 }

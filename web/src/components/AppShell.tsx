@@ -9,6 +9,7 @@ import { Footer } from './Footer';
 import { Logo } from './Logo';
 import { NotificationBell } from './NotificationBell';
 import { SideMenu } from './SideMenu';
+import { SearchBox } from './search/SearchBox';
 
 export interface AppShellProps {
   /** The page's heading, for screen readers when the page shows its own. */
@@ -46,6 +47,7 @@ function PrivateHeader({ headerExtra }: { headerExtra?: ReactNode }) {
     <header className={styles.header}>
       <MenuButton onOpen={() => setMenuOpen(true)} />
       <div className={styles.headerExtra}>{headerExtra}</div>
+      <SearchBox />
       {userName ? <NotificationBell /> : null}
       {userName ? (
         <Link to={`/profile/${userName}`} className={styles.me} aria-label="Your profile">
@@ -66,6 +68,7 @@ function PublicHeader() {
     <header className={styles.header}>
       <Logo />
       <div className={styles.headerExtra} />
+      <SearchBox />
       <Link to="/signin" className={buttons.secondary}>
         Login
       </Link>

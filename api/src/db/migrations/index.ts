@@ -14,6 +14,7 @@ import { Migration20261204000000_location_cells } from './Migration2026120400000
 import { Migration20261205000000_sessions } from './Migration20261205000000_sessions.js';
 import { Migration20261210000000_member_roles } from './Migration20261210000000_member_roles.js';
 import { Migration20261221000000_tracklist_versions } from './Migration20261221000000_tracklist_versions.js';
+import { Migration20261222000000_search } from './Migration20261222000000_search.js';
 import { Migration20261223000000_recommendations } from './Migration20261223000000_recommendations.js';
 
 /** Every migration, in order. Listed explicitly so discovery does not depend on file globs or the build tool. */
@@ -35,4 +36,5 @@ export const migrations = [
   { name: 'Migration20261210000000_member_roles', class: Migration20261210000000_member_roles },
   { name: 'Migration20261221000000_tracklist_versions', class: Migration20261221000000_tracklist_versions },
   { name: 'Migration20261223000000_recommendations', class: Migration20261223000000_recommendations },
+  { name: 'Migration20261222000000_search', class: Migration20261222000000_search },
 ];

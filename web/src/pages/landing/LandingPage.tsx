@@ -28,6 +28,19 @@ export function LandingPage() {
     <>
       <header className={styles.header}>
         <Logo />
+        {/* A plain form (the landing page carries no GraphQL client): Enter opens the results page (docs/search.md). */}
+        <search className={styles.search}>
+          <form action="/search" method="get">
+            <input
+              className={styles.searchInput}
+              type="search"
+              name="q"
+              maxLength={100}
+              aria-label="Search mixes, members and tracks"
+              placeholder="Search mixes, DJs, tracks"
+            />
+          </form>
+        </search>
         <span className={styles.beta}>Closed beta</span>
       </header>
 

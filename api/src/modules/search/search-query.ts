@@ -1,0 +1,193 @@
+/**
+ * Finding documents (docs/search.md#how-it-finds). Three statements at most: the typed words' vocabulary (deletion
+ * keys within the typo budget, and the words the last typed word starts), the candidates (the newest postings of the
+ * rarest typed words, per kind, with any document whose title was typed exactly, checked against the mixes' visibility
+ * and the filters), and the visible mixes that play the best matching tracks. Ranking is search-score.ts.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { named } from '../../shared/sql.js';
+import { VISIBLE_MIX_SQL } from '../mixes/index.js';
+import { deletionKeys, typoBudget, words } from '../tracks/index.js';
+import { pgArray } from './search-index.js';
+import { type Candidate, MIN_PREFIX, matcher, scoreDoc, type TypedQuery, typedWordMatch } from './search-score.js';
+import { type DocBody, KIND, KIND_OF_CODE, type Kind } from './search-text.js';
+
+/** Typed words that count (more say nothing new). */
+const MAX_WORDS = 6;
+/** Words one typed start stands for: the most common ones. */
+const PREFIX_WORDS = 30;
+/** Variants of one typed word that look for documents. */
+const PROBE_VARIANTS = 24;
+/** A mix found through its tracklist counts this much of the track's score. */
+const TRACKLIST_SHARE = 0.8;
+/** Postings read per variant and kind at the least (the newest documents holding the word). */
+const MIN_PER_VARIANT = 8;
+/** Tracks whose mixes are looked for. */
+const TRACKLIST_TRACKS = 8;
+
+export interface SearchFilters {
+  genre: string | null;
+  /** Mixes within this many km of `origin`. */
+  withinKm: number | null;
+  origin: { latitude: number; longitude: number } | null;
+  /** Mixes at least / at most this many seconds long. */
+  minSeconds: number | null;
+  maxSeconds: number | null;
+}
+
+export interface Hit {
+  kind: Kind;
+  id: string;
+  score: number;
+  /** For a mix found through its tracklist: the track it plays. */
+  viaTrackId: string | null;
+}
+
+interface Variant {
+  id: number;
+  word: string;
+  df: number;
+}
+
+const json = (value: unknown) => JSON.stringify(value);
+
+/** The typed words and the vocabulary words each may stand for. */
+async function vocabulary(em: EntityManager, query: TypedQuery): Promise<Variant[][]> {
+  const keys = [...new Set(query.words.flatMap((word) => deletionKeys(word, typoBudget(word.length))))];
+  const last = query.words.at(-1) ?? '';
+  const prefix = last.length >= MIN_PREFIX ? `${last}%` : '';
+  const [sql, params] = named(
+    `select w.id, w.word, w.df from search_word_key k join search_word w on w.id = k.word_id
+      where k.key in (select jsonb_array_elements_text(:keys::jsonb))
+     union
+     select id, word, df from (
+       select id, word, df from (select id, word, df from search_word where :prefix <> '' and word like :prefix order by word limit 2000) s
+        order by df desc limit ${PREFIX_WORDS}) p`,
+    { keys: json(keys), prefix },
+  );
+  const rows = await em.execute<Variant[]>(sql, params);
+  return query.words.map((typed, index) => rows.filter((row) => typedWordMatch(typed, row.word, index === query.words.length - 1) >= 0.6));
+}
+
+const filterSql = (filters: SearchFilters) =>
+  [
+    filters.genre === null ? '' : 'and mix.genre = :genre',
+    filters.minSeconds === null ? '' : 'and mix.duration_seconds >= :minSeconds',
+    filters.maxSeconds === null ? '' : 'and mix.duration_seconds <= :maxSeconds',
+    filters.withinKm === null || filters.origin === null ? '' : 'and earth_distance(mix.geo, geo_earth(:lat, :lng)) <= :withinM',
+  ].join(' ');
+
+const filterParams = (filters: SearchFilters): Record<string, unknown> => ({
+  ...(filters.genre === null ? {} : { genre: filters.genre }),
+  ...(filters.minSeconds === null ? {} : { minSeconds: filters.minSeconds }),
+  ...(filters.maxSeconds === null ? {} : { maxSeconds: filters.maxSeconds }),
+  ...(filters.withinKm === null || filters.origin === null
+    ? {}
+    : { lat: filters.origin.latitude, lng: filters.origin.longitude, withinM: filters.withinKm * 1000 }),
+});
+
+interface CandidateRow {
+  kind: number;
+  ref_id: string;
+  body: DocBody;
+  name_key: string;
+  plays: number | null;
+  at: Date | string | null;
+}
+
+/** Ranked hits for the typed text: at most `depth` per kind looked at, best first. */
+export async function findHits(
+  em: EntityManager,
+  text: string,
+  kinds: readonly Kind[],
+  filters: SearchFilters,
+  depth: number,
+  /** Whether mixes are also found through their tracklists (a results page; suggestions skip it to answer sooner). */
+  throughTracklists = true,
+): Promise<Hit[]> {
+  const typed = words(text).slice(0, MAX_WORDS);
+  if (typed.length === 0) return [];
+  const query: TypedQuery = { words: typed, key: typed.join(' ') };
+  const variants = await vocabulary(em, query);
+  // The rarest typed word (fewest documents over its variants) finds the candidates: the newest documents holding it
+  // and, when more words were typed, a variant of the next rarest too (read until enough are found). A word still
+  // being typed finds candidates only when no whole word can: its variants are the commonest words it starts, while the
+  // ranking checks every candidate's words against it. Titles starting with what was typed are found besides.
+  const last = typed.length - 1;
+  const lists = variants.map((list) => [...list].sort((a, b) => b.df - a.df).slice(0, PROBE_VARIANTS));
+  const totalDf = (list: Variant[]) => list.reduce((sum, v) => sum + v.df, 0);
+  const complete = lists
+    .filter((list, index) => list.length > 0 && (index !== last || list.some((v) => v.word === typed[last])))
+    .sort((a, b) => totalDf(a) - totalDf(b));
+  const partial = lists.filter((list, index) => list.length > 0 && index === last && !complete.includes(list));
+  const [probe = [], second = []] = [...complete, ...partial];
+  const wantsMixes = kinds.includes('mix');
+  const searched = [...new Set(wantsMixes && throughTracklists ? [...kinds, 'track' as const] : kinds)].map((kind) => KIND[kind]);
+  // The postings read, in all: about twice what is shown, shared by the probe's variants and the kinds.
+  const perVariant = Math.max(MIN_PER_VARIANT, Math.ceil((depth * 2) / Math.max(1, probe.length * searched.length)));
+  const [sql, params] = named(
+    `with hits as (
+       select p.doc_no from unnest(:probe::int[]) as w(id) cross join unnest(:kinds::smallint[]) as k(kind)
+        cross join lateral (select p.doc_no from search_posting p join search_doc d on d.doc_no = p.doc_no
+                             where p.word_id = w.id and p.kind = k.kind ${second.length > 0 ? 'and d.words && :second::int[]' : ''}
+                             order by p.doc_no desc limit :perVariant) p
+       union
+       (select doc_no from search_doc where name_key like :keyStart and kind = any(:kinds::smallint[]) limit :perVariant)
+     )
+     select d.kind, d.ref_id, d.body, d.name_key, m.play_count as plays, m.published_at as at
+       from hits h join search_doc d on d.doc_no = h.doc_no
+       left join lateral (select mix.play_count, mix.published_at from mix
+                           where d.kind = ${KIND.mix} and mix.id = d.ref_id and ${VISIBLE_MIX_SQL} ${filterSql(filters)}) m on true
+      where d.kind <> ${KIND.mix} or m.published_at is not null`,
+    {
+      probe: pgArray(probe.map((v) => v.id)),
+      kinds: pgArray(searched),
+      perVariant,
+      ...(second.length > 0 ? { second: pgArray(second.map((v) => v.id)) } : {}),
+      // Words are letters and digits only, so the typed key holds no LIKE wildcard.
+      keyStart: `${query.key}%`,
+      ...filterParams(filters),
+    },
+  );
+  const rows = await em.execute<CandidateRow[]>(sql, params);
+  const now = Date.now();
+  const candidateOf = (row: CandidateRow): Candidate => ({
+    body: row.body,
+    nameKey: row.name_key,
+    plays: Number(row.plays ?? 0),
+    at: row.at === null ? null : new Date(row.at),
+  });
+  const maxPlays = Math.max(0, ...rows.map((row) => Number(row.plays ?? 0)));
+  const scored: Hit[] = [];
+  const match = matcher();
+  for (const row of rows) {
+    const score = scoreDoc(query, candidateOf(row), maxPlays, now, match);
+    if (score !== null) scored.push({ kind: KIND_OF_CODE[row.kind] as Kind, id: row.ref_id, score, viaTrackId: null });
+  }
+  scored.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+  if (wantsMixes && throughTracklists) await addTracklistMixes(em, scored, filters);
+  const wanted = new Set(kinds);
+  return scored.filter((hit) => wanted.has(hit.kind)).sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+}
+
+/** Mixes that play the best matching tracks join the hits ("mixes that play Tomi Sato"), or keep their better score. */
+async function addTracklistMixes(em: EntityManager, hits: Hit[], filters: SearchFilters): Promise<void> {
+  const tracks = hits.filter((hit) => hit.kind === 'track').slice(0, TRACKLIST_TRACKS);
+  if (tracks.length === 0) return;
+  const [sql, params] = named(
+    `select distinct on (mix.id) mix.id, mt.track_id from mix_track mt join mix on mix.id = mt.mix_id
+      where mt.track_id = any(:tracks::uuid[]) and ${VISIBLE_MIX_SQL} ${filterSql(filters)}
+      order by mix.id, array_position(:tracks::uuid[], mt.track_id) limit 200`,
+    { tracks: pgArray(tracks.map((hit) => hit.id)), ...filterParams(filters) },
+  );
+  const rows = await em.execute<{ id: string; track_id: string }[]>(sql, params);
+  const trackScore = new Map(tracks.map((hit) => [hit.id, hit.score]));
+  const mixes = new Map(hits.filter((hit) => hit.kind === 'mix').map((hit) => [hit.id, hit]));
+  for (const row of rows) {
+    const score = (trackScore.get(row.track_id) ?? 0) * TRACKLIST_SHARE;
+    const known = mixes.get(row.id);
+    if (known) {
+      if (score > known.score) Object.assign(known, { score, viaTrackId: row.track_id });
+    } else hits.push({ kind: 'mix', id: row.id, score, viaTrackId: row.track_id });
+  }
+}
