@@ -35,6 +35,6 @@ export const migrations = [
   { name: 'Migration20261205000000_sessions', class: Migration20261205000000_sessions },
   { name: 'Migration20261210000000_member_roles', class: Migration20261210000000_member_roles },
   { name: 'Migration20261221000000_tracklist_versions', class: Migration20261221000000_tracklist_versions },
-  { name: 'Migration20261223000000_recommendations', class: Migration20261223000000_recommendations },
   { name: 'Migration20261222000000_search', class: Migration20261222000000_search },
+  { name: 'Migration20261223000000_recommendations', class: Migration20261223000000_recommendations },
 ];
