@@ -16,10 +16,26 @@ export async function inParallel<T>(items: readonly T[], limit: number, work: (i
   await Promise.all(runners);
 }
 
+/** Which of the world's audio to make: every mix and reference unless told (a build resumed after a crash). */
+export interface DemoAudioScope {
+  mixes: readonly number[];
+  references: readonly number[];
+}
+
 /**
- * The demo world's audio work on the demo world threads: every mix rendered and encoded, every reference
- * fingerprinted, longest first so the threads end together. It needs neither the database nor the server, so a first
- * start begins it before anything else (see main.ts); the build takes each result, in job order, as it comes.
+ * The order the home feed shows the demo mixes in (newest published first, docs/home-feed.md#the-carousel): their
+ * audio is made in this order, so the first screens play first and each mix is published as soon as it can play.
+ */
+export function mixesInFeedOrder(world: Pick<PlannedWorld, 'mixes'>, indexes?: readonly number[]): number[] {
+  const chosen = indexes ?? world.mixes.map((_, index) => index);
+  return [...chosen].sort((a, b) => (world.mixes[a]?.publishedDaysAgo ?? 0) - (world.mixes[b]?.publishedDaysAgo ?? 0));
+}
+
+/**
+ * The demo world's audio work on the demo world threads: every mix rendered and encoded, in the home feed's order,
+ * then every reference fingerprinted (recognition, which nobody sees on the first screens), longest first so the
+ * threads end together. It needs neither the database nor the server, so a first start begins it before anything
+ * else (see main.ts); the build takes each result, in job order, as it comes.
  */
 export class DemoAudio {
   readonly jobs: DemoJob[];
@@ -29,14 +45,14 @@ export class DemoAudio {
   private readonly settle: { resolve(reply: DemoReply): void; reject(error: unknown): void }[] = [];
   private closed = false;
 
-  constructor(world: PlannedWorld) {
+  constructor(world: PlannedWorld, scope?: DemoAudioScope) {
+    const references = scope?.references ?? world.references.map((_, index) => index);
     this.jobs = [
-      ...world.mixes.map((mix, index) => ({ kind: 'mix' as const, index, seconds: mix.durationSeconds })),
-      // A reference's fingerprinting costs about as much as encoding a mix half its length.
-      ...world.references.map((reference, index) => ({ kind: 'reference' as const, index, seconds: reference.recipe.durationSeconds / 2 })),
-    ]
-      .sort((a, b) => b.seconds - a.seconds)
-      .map(({ kind, index }) => ({ kind, index }));
+      ...mixesInFeedOrder(world, scope?.mixes).map((index) => ({ kind: 'mix' as const, index })),
+      ...[...references]
+        .sort((a, b) => (world.references[b]?.recipe.durationSeconds ?? 0) - (world.references[a]?.recipe.durationSeconds ?? 0))
+        .map((index) => ({ kind: 'reference' as const, index })),
+    ];
     const settle = this.settle;
     this.results = this.jobs.map(
       () =>

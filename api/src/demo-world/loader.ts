@@ -1,29 +1,20 @@
-import bcrypt from 'bcrypt';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import type { Orm } from '../db/orm.js';
-import { BCRYPT_COST } from '../modules/auth/auth.service.js';
-import { Follow } from '../modules/follows/follow.entity.js';
-import { SavedMix } from '../modules/library/saved-mix.entity.js';
-import { SavedTrack } from '../modules/library/saved-track.entity.js';
-import { Listen } from '../modules/listens/listen.entity.js';
-import { Mix } from '../modules/mixes/mix.entity.js';
-import { hostingEnds } from '../modules/mixes/mix-lifecycle.js';
-import { MixTrack } from '../modules/mixes/mix-track.entity.js';
-import { type ITracklistVersion, TracklistVersion, TracklistVersionEntry } from '../modules/mixes/tracklist-version.entity.js';
 import type { Fingerprints } from '../modules/recognition/fingerprint.js';
 import { RecognitionService } from '../modules/recognition/recognition.service.js';
 import { Track } from '../modules/tracks/track.entity.js';
-import { type IUser, User } from '../modules/users/user.entity.js';
+import { User } from '../modules/users/user.entity.js';
 import { GENRE_CODES, type GenreCode } from '../shared/domain.js';
 import { FOLDERS, objectKey, type StorageDriver } from '../storage/storage.js';
 import { avatar, mixCover, trackCover } from './art.js';
-import { DemoAudio, inParallel } from './demo-audio.js';
+import { DemoAudio, inParallel, mixesInFeedOrder } from './demo-audio.js';
 import { DEMO_CATALOGUE_SOURCE, loadDemoCatalogue } from './demo-catalogue.js';
-import type { RenderedMix } from './demo-workers.js';
-import { DEMO_LOGINS, DEMO_PASSWORD, MIX_BITRATE, type PlannedMix, type PlannedWorld, planWorld } from './plan.js';
+import { publishDemoMix, type RenderedFacts, unpublishedDemoMixes, writeDemoRows } from './demo-rows.js';
+import { DEMO_LOGINS, type PlannedMix, type PlannedWorld, planWorld } from './plan.js';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+/** The home page's first page of cards (the web's PAGE_SIZE): the build says when these all play. */
+export const FIRST_SCREEN_MIXES = 20;
 
 /** Every storage key the demo world writes. */
 export function demoFileKeys(world: PlannedWorld): string[] {
@@ -34,41 +25,77 @@ export function demoFileKeys(world: PlannedWorld): string[] {
   ];
 }
 
-/** Renders the covers and avatars into storage (sharp works on its own threads, beside the audio). */
-async function renderImages(world: PlannedWorld, put: (key: string, body: Buffer) => Promise<void>): Promise<void> {
+/**
+ * Renders the covers and avatars into storage (sharp works on its own threads, beside the audio): the mixes' covers
+ * first, in the feed's order, since a mix is published only once its cover is there too. Resolves each mix's cover by
+ * its id, and `all` when every image is stored.
+ */
+function renderImages(
+  world: PlannedWorld,
+  mixIndexes: readonly number[],
+  put: (key: string, body: Buffer) => Promise<void>,
+): { covers: Map<string, Promise<void>>; all: Promise<void> } {
   const hueOf = (genre: GenreCode) => (GENRE_CODES.indexOf(genre) * 360) / GENRE_CODES.length;
+  const covers = new Map<string, Promise<void>>();
   const images = [
+    ...mixesInFeedOrder(world, mixIndexes).map((index) => {
+      const mix = world.mixes[index] as PlannedMix;
+      let done: (result: Promise<void>) => void = () => undefined;
+      const cover = new Promise<void>((resolve) => {
+        done = resolve;
+      });
+      // Whoever publishes the mix sees a failure; a cover nobody waits for (the build stopped) must not go unhandled.
+      cover.catch(() => undefined);
+      covers.set(mix.id, cover);
+      return () => {
+        const rendered = mixCover(mix.id, hueOf(mix.genre), mix.title).then((image) => put(objectKey(FOLDERS.mixImages, mix.cover), image));
+        done(rendered);
+        return rendered;
+      };
+    }),
     ...world.members.map(
       (member) => () => avatar(member.id, member.displayName).then((image) => put(objectKey(FOLDERS.profileImages, member.avatar), image)),
     ),
     ...world.references.map(
       (reference) => () => trackCover(reference.trackId).then((image) => put(objectKey(FOLDERS.trackCovers, reference.cover), image)),
     ),
-    ...world.mixes.map(
-      (mix) => () => mixCover(mix.id, hueOf(mix.genre), mix.title).then((image) => put(objectKey(FOLDERS.mixImages, mix.cover), image)),
-    ),
   ];
-  await inParallel(images, 2, (render) => render());
+  return { covers, all: inParallel(images, 2, (render) => render()) };
 }
 
-type RenderedMixes = Map<string, Omit<RenderedMix, 'kind' | 'mp3'> & { bytes: number }>;
+/** Resolves when the mix's cover is stored; fails when the images fail (the cover may then never be rendered). */
+function coverStored(images: ReturnType<typeof renderImages>, mixId: string): Promise<unknown> {
+  const cover = images.covers.get(mixId);
+  return cover ? Promise.race([cover, images.all.then(() => cover)]) : images.all;
+}
+
+/** What the audio step does with each result, besides storing the MP3s. */
+interface AudioSteps {
+  /** A mix's MP3 is stored: its row is to be published (in the feed's order, as they come). */
+  playable(mix: PlannedMix, facts: RenderedFacts): Promise<void>;
+  /** Every mix of the home page's first screen plays. */
+  firstScreen(): void;
+  fingerprinted(trackId: string, fingerprints: Fingerprints): void;
+}
 
 /**
- * The demo world's audio (see DemoAudio), taken as it comes: each mix's MP3 into storage, each reference's
- * fingerprints handed to `fingerprinted`. Logs its progress; stops (failing) when `signal` aborts.
+ * The demo world's audio (see DemoAudio), taken as it comes: each mix's MP3 into storage and then `playable`, each
+ * reference's fingerprints to `fingerprinted`. Logs its progress, and when the home page's first screen of mixes all
+ * play; stops (failing) when `signal` aborts.
  */
 async function renderAudio(
   world: PlannedWorld,
   audio: DemoAudio,
   put: (key: string, body: Buffer) => Promise<void>,
-  fingerprinted: (trackId: string, fingerprints: Fingerprints) => void,
+  steps: AudioSteps,
   log: FastifyBaseLogger,
   signal: AbortSignal | undefined,
-): Promise<RenderedMixes> {
+): Promise<void> {
   const stop = () => void audio.close();
   signal?.addEventListener('abort', stop, { once: true });
-  const mixes: RenderedMixes = new Map();
+  let mixes = 0;
   let references = 0;
+  const firstScreen = Math.min(FIRST_SCREEN_MIXES, audio.jobs.filter((job) => job.kind === 'mix').length);
   const step = Math.ceil(audio.jobs.length / 10);
   try {
     for (const [at, job] of audio.jobs.entries()) {
@@ -78,124 +105,26 @@ async function renderAudio(
         const mix = world.mixes[job.index] as PlannedMix;
         const { mp3, durationSeconds, peaks } = reply;
         await put(objectKey(FOLDERS.mixAudio, mix.mp3), Buffer.from(mp3.buffer, mp3.byteOffset, mp3.byteLength));
-        mixes.set(mix.id, { durationSeconds, peaks, bytes: mp3.byteLength });
+        await steps.playable(mix, { durationSeconds, peaks, bytes: mp3.byteLength });
+        mixes += 1;
+        if (mixes === firstScreen) {
+          log.info({ mixes }, 'demo world: first screen playable');
+          steps.firstScreen();
+        }
       } else if (job.kind === 'reference' && reply?.kind === 'reference') {
         const { hashes, data, seconds } = reply;
-        fingerprinted(world.references[job.index]?.trackId ?? '', { hashes, data, seconds });
+        steps.fingerprinted(world.references[job.index]?.trackId ?? '', { hashes, data, seconds });
         references += 1;
       }
       const done = at + 1;
       if (done % step === 0 || done === audio.jobs.length) {
-        log.info({ done, of: audio.jobs.length, mixes: mixes.size, references }, 'building the demo world');
+        log.info({ done, of: audio.jobs.length, mixes, references }, 'building the demo world');
       }
     }
   } finally {
     signal?.removeEventListener('abort', stop);
     await audio.close();
   }
-  return mixes;
-}
-
-/**
- * The references' catalogue rows, first (their fingerprints are stored as they are made); a build that stopped
- * midway may have left them, so they are written afresh.
- */
-async function writeReferenceTracks(orm: Orm, world: PlannedWorld, now: number): Promise<void> {
-  await orm.em.fork().transactional(async (em) => {
-    await em.nativeDelete(Track, { id: { $in: world.references.map((reference) => reference.trackId) } });
-    for (const reference of world.references) {
-      em.create(Track, {
-        id: reference.trackId,
-        title: reference.title,
-        creators: reference.creators.map((name) => ({ id: null, name })),
-        label: { id: null, name: reference.label },
-        cover: reference.cover,
-        buy: !reference.newRelease,
-        newRelease: reference.newRelease,
-        createdAt: new Date(now - 400 * DAY_MS),
-      });
-    }
-  });
-}
-
-async function writeRows(orm: Orm, world: PlannedWorld, rendered: RenderedMixes, now: number): Promise<void> {
-  const passwordHash = await bcrypt.hash(DEMO_PASSWORD, BCRYPT_COST);
-  const ago = (days: number) => new Date(now - days * DAY_MS);
-  await orm.em.fork().transactional(async (em) => {
-    const users = new Map<string, IUser>();
-    for (const member of world.members) {
-      const user = em.create(User, {
-        id: member.id,
-        email: member.email,
-        passwordHash,
-        userName: member.userName,
-        displayName: member.displayName,
-        userType: member.userType,
-        bio: member.bio,
-        userImage: member.avatar,
-        latitude: member.latitude,
-        longitude: member.longitude,
-        isAgreedToConduct: true,
-        createdAt: ago(member.joinedDaysAgo),
-        updatedAt: ago(member.joinedDaysAgo),
-      });
-      users.set(member.id, user);
-    }
-    const plays = new Map<string, number>();
-    for (const listen of world.listens) plays.set(listen.mixId, (plays.get(listen.mixId) ?? 0) + 1);
-    // Each mix is published with its tracklist as version 1, and its listens name it (docs/payments.md#tracklist-versions).
-    const versions = new Map<string, ITracklistVersion>();
-    for (const mix of world.mixes) {
-      const facts = rendered.get(mix.id);
-      if (!facts) throw new Error(`mix ${mix.id} was not rendered`);
-      const publishedAt = ago(mix.publishedDaysAgo);
-      em.create(Mix, {
-        id: mix.id,
-        owner: mix.ownerId,
-        title: mix.title,
-        genre: mix.genre,
-        cover: mix.cover,
-        mp3: mix.mp3,
-        audioBytes: facts.bytes,
-        durationSeconds: facts.durationSeconds,
-        bitrate: MIX_BITRATE,
-        peaks: facts.peaks,
-        waveformState: 'ready',
-        latitude: mix.latitude,
-        longitude: mix.longitude,
-        status: 'published',
-        publishedAt,
-        expiresAt: hostingEnds(publishedAt),
-        playCount: plays.get(mix.id) ?? 0,
-        createdAt: new Date(publishedAt.getTime() - 60 * 60 * 1000),
-        updatedAt: publishedAt,
-      });
-      const version = em.create(TracklistVersion, { mix: mix.id, number: 1, createdAt: publishedAt });
-      versions.set(mix.id, version);
-      mix.segments.forEach((segment, index) => {
-        const reference = world.references[segment.reference];
-        if (!reference) throw new Error(`no reference ${segment.reference}`);
-        const entry = { track: reference.trackId, position: index + 1, startTime: segment.startTime, endTime: segment.endTime };
-        em.create(MixTrack, { mix: mix.id, ...entry });
-        em.create(TracklistVersionEntry, { version, ...entry });
-      });
-    }
-    for (const [follower, followee] of world.follows) em.create(Follow, { follower, followee, createdAt: ago(30) });
-    for (const saved of world.savedMixes) em.create(SavedMix, { user: saved.userId, mix: saved.mixId, savedAt: ago(saved.daysAgo) });
-    for (const saved of world.savedTracks) em.create(SavedTrack, { user: saved.userId, track: saved.trackId, savedAt: ago(saved.daysAgo) });
-    for (const listen of world.listens) {
-      const startedAt = ago(listen.daysAgo);
-      const endedAt = new Date(startedAt.getTime() + listen.seconds * 1000);
-      const tracklistVersion = versions.get(listen.mixId) ?? null;
-      em.create(Listen, { mix: listen.mixId, user: listen.userId, tracklistVersion, startedAt, endedAt, aliveAt: endedAt });
-    }
-    for (const current of world.currentMixes) {
-      const user = users.get(current.userId);
-      if (!user) throw new Error(`no member ${current.userId}`);
-      user.currentMix = em.getReference(Mix, current.mixId);
-      user.currentMixPos = current.position;
-    }
-  });
 }
 
 export interface DemoWorldOptions {
@@ -234,8 +163,11 @@ export const databaseIsEmpty = async (orm: Orm) => {
 
 /**
  * Loads the demo world (members, catalogue, mixes with real MP3s, listens, saves, follows), by default only into a
- * database without members: the first start. Files are written first and the rows in one transaction after them;
- * when anything fails, the files go again. Returns false (and changes nothing) when it was not empty.
+ * database without members: the first start. The rows go in first, in one transaction, with the mixes as drafts; each
+ * mix is published once its MP3 and cover are stored, in the home feed's order, so the first screen plays within
+ * seconds and no visitor meets a mix that cannot play. When anything fails, the rows and files go again. On a database
+ * with the demo world it only finishes the mixes a killed build left unpublished. Returns false (and changes
+ * nothing) when there was nothing to do.
  */
 export async function loadDemoWorld({ orm, storage, log, signal, audio: begun }: DemoWorldOptions, onlyIfEmpty = true): Promise<boolean> {
   try {
@@ -246,15 +178,29 @@ export async function loadDemoWorld({ orm, storage, log, signal, audio: begun }:
   }
 }
 
+/**
+ * What a build has to do: everything (a database without members), the mixes a killed build left unpublished (and
+ * their images; the references' fingerprints are caught up by indexDemoReferencesOnce), or nothing.
+ */
+async function buildScope(orm: Orm, world: PlannedWorld, onlyIfEmpty: boolean): Promise<{ fresh: boolean; mixes: number[] } | null> {
+  if (!onlyIfEmpty || (await databaseIsEmpty(orm))) return { fresh: true, mixes: world.mixes.map((_, index) => index) };
+  const mixes = await unpublishedDemoMixes(orm, world);
+  return mixes.length > 0 ? { fresh: false, mixes } : null;
+}
+
 function buildDemoWorld({ orm, storage, log, signal, audio: begun }: DemoWorldOptions, onlyIfEmpty: boolean): Promise<boolean> {
   return holdingDemoLock(orm, async () => {
-    if (onlyIfEmpty && !(await databaseIsEmpty(orm))) return false;
-    const started = Date.now();
     const world = planWorld();
-    const audioWork = begun ?? new DemoAudio(world);
+    const scope = await buildScope(orm, world, onlyIfEmpty);
+    if (!scope) return false;
+    const started = Date.now();
+    const now = started;
+    const { fresh } = scope;
+    if (!fresh) await begun?.close();
+    const audioWork = fresh ? (begun ?? new DemoAudio(world)) : new DemoAudio(world, { mixes: scope.mixes, references: [] });
     log.info(
-      { members: world.members.length, mixes: world.mixes.length, references: world.references.length },
-      'building the demo world (once)',
+      { members: world.members.length, mixes: scope.mixes.length, references: fresh ? world.references.length : 0 },
+      fresh ? 'building the demo world (once)' : 'finishing the demo world: mixes a stopped build left unpublished',
     );
     const written: string[] = [];
     const put = async (key: string, body: Buffer) => {
@@ -264,38 +210,53 @@ function buildDemoWorld({ orm, storage, log, signal, audio: begun }: DemoWorldOp
     const recognition = new RecognitionService(orm);
     const stored: Promise<unknown>[] = [];
     try {
-      await writeReferenceTracks(orm, world, Date.now());
-      // The audio on the demo world threads; beside it on this thread the images, the catalogue and each reference's
-      // fingerprints as they come. All settle before a failure is handled: the clean-up must come after the last write.
-      const [audio, ...others] = await Promise.allSettled([
-        renderAudio(
-          world,
-          audioWork,
-          put,
-          (trackId, fingerprints) => stored.push(recognition.storeFingerprints(trackId, fingerprints)),
-          log,
-          signal,
-        ),
-        renderImages(world, put),
-        loadDemoCatalogue(orm),
+      // Rows first (about a second): members, mixes as drafts, tracklists. Then on the demo world threads the audio,
+      // in the feed's order, and beside it on this thread the images, the catalogue and each reference's
+      // fingerprints as they come; each mix is published once its MP3 and cover are stored. All settle before a
+      // failure is handled: the clean-up must come after the last write.
+      if (fresh) await writeDemoRows(orm, world, now);
+      log.info({ ms: Date.now() - started }, 'demo world: members, mixes and tracklists in; their audio follows');
+      const images = renderImages(world, scope.mixes, put);
+      // The demo catalogue (lookup's 2,500 tracks, seconds of this thread and the database) waits for the first screen.
+      let firstScreen: () => void = () => undefined;
+      const firstScreenPlays = new Promise<void>((resolve) => {
+        firstScreen = resolve;
+      });
+      const steps: AudioSteps = {
+        firstScreen,
+        playable: async (mix, facts) => {
+          await coverStored(images, mix.id);
+          await publishDemoMix(orm, mix, facts, now);
+        },
+        fingerprinted: (trackId, fingerprints) => stored.push(recognition.storeFingerprints(trackId, fingerprints)),
+      };
+      const results = await Promise.allSettled([
+        renderAudio(world, audioWork, put, steps, log, signal).finally(firstScreen),
+        images.all,
+        fresh ? firstScreenPlays.then(() => loadDemoCatalogue(orm)) : Promise.resolve(),
       ]);
-      const failures = [audio, ...others, ...(await Promise.allSettled(stored))].filter((result) => result.status === 'rejected');
+      const failures = [...results, ...(await Promise.allSettled(stored))].filter((result) => result.status === 'rejected');
       if (failures[0]) throw failures[0].reason;
-      if (audio.status === 'fulfilled') await writeRows(orm, world, audio.value, Date.now());
     } catch (error) {
       await audioWork.close();
       await Promise.allSettled(stored);
-      await orm.em
-        .fork()
-        .nativeDelete(Track, {
-          $or: [{ id: { $in: world.references.map((reference) => reference.trackId) } }, { externalSource: DEMO_CATALOGUE_SOURCE }],
-        })
-        .catch(() => undefined);
+      // A fresh build that fails takes its rows away (the next start builds it again); a finishing one leaves them.
+      if (fresh) await removeDemoRows(orm, world).catch(() => undefined);
       await Promise.all(written.map((key) => storage.delete(key).catch(() => undefined)));
       throw error;
     }
     log.info({ ms: Date.now() - started }, 'demo world built');
     return true;
+  });
+}
+
+/** The demo world's rows: its members (with their mixes, listens, saves and follows), references and catalogue. */
+async function removeDemoRows(orm: Orm, world: PlannedWorld): Promise<void> {
+  await orm.em.fork().transactional(async (em) => {
+    await em.nativeDelete(User, { id: { $in: world.members.map((member) => member.id) } });
+    await em.nativeDelete(Track, {
+      $or: [{ id: { $in: world.references.map((reference) => reference.trackId) } }, { externalSource: DEMO_CATALOGUE_SOURCE }],
+    });
   });
 }
 
@@ -318,13 +279,7 @@ export async function loadDemoCatalogueOnce({ orm, log }: Omit<DemoWorldOptions,
  */
 export async function removeDemoWorld({ orm, storage }: Omit<DemoWorldOptions, 'log'>): Promise<void> {
   const world = planWorld();
-  await holdingDemoLock(orm, () =>
-    orm.em.fork().transactional(async (em) => {
-      await em.nativeDelete(User, { id: { $in: world.members.map((member) => member.id) } });
-      await em.nativeDelete(Track, { id: { $in: world.references.map((reference) => reference.trackId) } });
-      await em.nativeDelete(Track, { externalSource: DEMO_CATALOGUE_SOURCE });
-    }),
-  );
+  await holdingDemoLock(orm, () => removeDemoRows(orm, world));
   await Promise.all(demoFileKeys(world).map((key) => storage.delete(key).catch(() => undefined)));
 }
 

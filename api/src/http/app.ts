@@ -16,6 +16,7 @@ import pino from 'pino';
 import { WebSocketServer } from 'ws';
 import { type GraphQLContext, socketCredentials } from '../graphql/context.js';
 import { formatGraphQLError, formatWebSocketErrors } from '../graphql/errors.js';
+import { httpCachePlugin, registerGraphQLEtags } from '../graphql/http-cache.js';
 import { operationLimitsPlugin, prepareWebSocketOperation } from '../graphql/limits.js';
 import { createPubSubFor } from '../graphql/pubsub.js';
 import { buildGraphQLSchema } from '../graphql/schema.js';
@@ -138,9 +139,11 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       fastifyApolloDrainPlugin(app),
       operationLimitsPlugin(schema, limits),
       ...publicApi.apolloPlugins(schema),
+      httpCachePlugin(),
     ],
   });
   await apollo.start();
+  registerGraphQLEtags(app, '/graphql');
   await app.register(fastifyApollo(apollo), {
     path: '/graphql',
     context: async (request) => ({

@@ -1,6 +1,7 @@
 import { ApolloClient, ApolloLink, HttpLink, InMemoryCache } from '@apollo/client';
 import { SetContextLink } from '@apollo/client/link/context';
 import { ErrorLink } from '@apollo/client/link/error';
+import { PersistedQueryLink } from '@apollo/client/link/persisted-queries';
 import { GraphQLWsLink } from '@apollo/client/link/subscriptions';
 import { getMainDefinition } from '@apollo/client/utilities';
 import { OperationTypeNode } from 'graphql';
@@ -73,9 +74,41 @@ export function createCache(): InMemoryCache {
   });
 }
 
+/** What the API lets shared caches keep for visitors (its CACHEABLE_OPERATIONS, docs/public-api.md#caching). */
+const CACHEABLE_OPERATIONS = new Set(['Feed', 'MixPage', 'PlayerMix', 'MixesByUser']);
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * A visitor's feed and mix pages go as GETs of persisted queries (the query's hash in the URL), which a CDN can answer;
+ * a signed-in member's requests carry their token and go as POSTs, never cached. Without `crypto.subtle` (a page
+ * served over plain HTTP from another host) everything is a POST.
+ */
+export const sendsAsCacheableGet = (operationName: string | undefined, signedIn: boolean): boolean =>
+  !signedIn && CACHEABLE_OPERATIONS.has(operationName ?? '') && globalThis.crypto?.subtle !== undefined;
+
+function cacheableGetLink(uri: string): ApolloLink {
+  return ApolloLink.from([
+    // A GET has no content type: this header is what the server's CSRF prevention asks of it instead.
+    new SetContextLink((previous, operation) => ({
+      headers: { ...previous.headers, 'x-apollo-operation-name': operation.operationName ?? '' },
+    })),
+    new PersistedQueryLink({ sha256: sha256Hex, useGETForHashedQueries: true }),
+    new HttpLink({ uri }),
+  ]);
+}
+
 export function createApolloClient(uri = '/graphql'): ApolloClient {
   // Apollo Client sends content-type application/json, which the server's CSRF prevention requires.
-  const http = ApolloLink.from([sessionRefusedLink, authLink, new HttpLink({ uri })]);
+  const post = ApolloLink.from([sessionRefusedLink, authLink, new HttpLink({ uri })]);
+  const http = ApolloLink.split(
+    (operation) => sendsAsCacheableGet(operation.operationName, readToken() !== null),
+    cacheableGetLink(uri),
+    post,
+  );
   const link = typeof WebSocket === 'undefined' ? http : ApolloLink.split(isSubscription, subscriptionLink(uri), http);
   return new ApolloClient({ link, cache: createCache() });
 }
