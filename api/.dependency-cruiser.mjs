@@ -19,6 +19,8 @@ export const MODULE_EDGES = {
   tracks: [],
   auth: ['users', 'mail'],
   roles: ['users'],
+  moderation: ['roles', 'users'],
+  creators: ['mail', 'moderation', 'tracks', 'users'],
   follows: ['users'],
   notifications: ['follows', 'users'],
   mixes: ['tracks', 'users'],

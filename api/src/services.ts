@@ -8,6 +8,7 @@ import { AuthService } from './modules/auth/auth.service.js';
 import { RateLimits } from './modules/auth/rate-limits.js';
 import { SessionsService } from './modules/auth/sessions.service.js';
 import { TokenService } from './modules/auth/tokens.js';
+import { CreatorsService } from './modules/creators/creators.service.js';
 import { FollowsService } from './modules/follows/follows.service.js';
 import { LibraryService, savedByViewerSql } from './modules/library/library.service.js';
 import { ListensService } from './modules/listens/listens.service.js';
@@ -18,6 +19,7 @@ import { ResumableUploads } from './modules/media/resumable-uploads.js';
 import { UploadStaging } from './modules/media/upload-staging.js';
 import { WaveformService } from './modules/media/waveform.service.js';
 import { MixesService } from './modules/mixes/mixes.service.js';
+import { ModerationService } from './modules/moderation/moderation.service.js';
 import { NotificationsService } from './modules/notifications/notifications.service.js';
 import { PaymentsService } from './modules/payments/payments.service.js';
 import { RecognitionService } from './modules/recognition/recognition.service.js';
@@ -40,6 +42,8 @@ export interface Services {
   mixes: MixesService;
   payments: PaymentsService;
   roles: RolesService;
+  moderation: ModerationService;
+  creators: CreatorsService;
   tracks: TracksService;
   library: LibraryService;
   follows: FollowsService;
@@ -66,6 +70,7 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
   });
   const rateLimits = new RateLimits(redis);
   const roles = new RolesService(orm);
+  const moderation = new ModerationService(orm, roles);
   const payments = new PaymentsService(orm, config, mixes, roles, rateLimits, log);
   payments.startSweeping();
   const databaseUrl = orm.config.get('clientUrl') ?? '';
@@ -111,6 +116,7 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
   listens.startSweeping();
   const users = new UsersService(orm, storage, (memberId) => rateLimits.consume([['locationChangePerMember', memberId]]));
   const notifications = new NotificationsService(orm, (user) => users.imageUrl(user));
+  const creators = new CreatorsService(orm, moderation, notifications, mailer, config.PUBLIC_URL);
   return {
     config,
     orm,
@@ -121,6 +127,8 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
     mixes,
     payments,
     roles,
+    moderation,
+    creators,
     tracks,
     library: new LibraryService(orm, mixes),
     follows: new FollowsService(orm, notifications),

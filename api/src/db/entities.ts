@@ -1,5 +1,6 @@
 import { MemberSession } from '../modules/auth/member-session.entity.js';
 import { PasswordResetToken } from '../modules/auth/password-reset-token.entity.js';
+import { CreatorClaim } from '../modules/creators/creator-claim.entity.js';
 import { Follow } from '../modules/follows/follow.entity.js';
 import { SavedMix } from '../modules/library/saved-mix.entity.js';
 import { SavedTrack } from '../modules/library/saved-track.entity.js';
@@ -9,6 +10,7 @@ import { StagedFile } from '../modules/media/staged-file.entity.js';
 import { Mix } from '../modules/mixes/mix.entity.js';
 import { MixFeedTally } from '../modules/mixes/mix-feed-tally.entity.js';
 import { MixTrack } from '../modules/mixes/mix-track.entity.js';
+import { moderationEntities } from '../modules/moderation/moderation.entities.js';
 import { Notification } from '../modules/notifications/notification.entity.js';
 import { paymentEntities } from '../modules/payments/payment.entity.js';
 import { recognitionEntities } from '../modules/recognition/recognition.entities.js';
@@ -36,4 +38,6 @@ export const entities = [
   ...catalogueEntities,
   ...recognitionEntities,
   MemberRole,
+  ...moderationEntities,
+  CreatorClaim,
 ];

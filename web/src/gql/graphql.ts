@@ -83,6 +83,13 @@ export type MixStatus =
   | 'DRAFT'
   | 'PUBLISHED';
 
+/** What a notification tells. */
+export type NotificationKind =
+  | 'CLAIM_APPROVED'
+  | 'CLAIM_REJECTED'
+  | 'FOLLOWED'
+  | 'UNFOLLOWED';
+
 /** A single upload ($4.00, 12 months of hosting) or the subscription. */
 export type PaymentKind =
   | 'SINGLE'
@@ -348,7 +355,7 @@ export type ToggleFollowMutationVariables = Exact<{
 
 export type ToggleFollowMutation = { toggleFollow: FollowCode };
 
-export type NotificationFieldsFragment = { id: string, kind: FollowCode, createdAt: string, readAt: string | null, actor: { id: string, userName: string | null, displayName: string, imageUrl: string | null, userType: UserType, userTypeLabel: string, distanceKm: number | null } };
+export type NotificationFieldsFragment = { id: string, kind: NotificationKind, createdAt: string, readAt: string | null, actor: { id: string, userName: string | null, displayName: string, imageUrl: string | null, userType: UserType, userTypeLabel: string, distanceKm: number | null } };
 
 export type UnreadNotificationCountQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -361,7 +368,7 @@ export type NotificationsQueryVariables = Exact<{
 }>;
 
 
-export type NotificationsQuery = { notifications: { totalCount: number, unreadCount: number, nodes: Array<{ id: string, kind: FollowCode, createdAt: string, readAt: string | null, actor: { id: string, userName: string | null, displayName: string, imageUrl: string | null, userType: UserType, userTypeLabel: string, distanceKm: number | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type NotificationsQuery = { notifications: { totalCount: number, unreadCount: number, nodes: Array<{ id: string, kind: NotificationKind, createdAt: string, readAt: string | null, actor: { id: string, userName: string | null, displayName: string, imageUrl: string | null, userType: UserType, userTypeLabel: string, distanceKm: number | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type MarkNotificationReadMutationVariables = Exact<{
   id: string;
@@ -378,7 +385,7 @@ export type MarkAllNotificationsReadMutation = { markAllNotificationsRead: numbe
 export type FollowEventsSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
 
-export type FollowEventsSubscription = { followEvents: { kind: FollowCode, unreadCount: number, follower: { id: string, userName: string | null, displayName: string }, notification: { id: string, kind: FollowCode, createdAt: string, readAt: string | null, actor: { id: string, userName: string | null, displayName: string, imageUrl: string | null, userType: UserType, userTypeLabel: string, distanceKm: number | null } } } };
+export type FollowEventsSubscription = { followEvents: { kind: FollowCode, unreadCount: number, follower: { id: string, userName: string | null, displayName: string }, notification: { id: string, kind: NotificationKind, createdAt: string, readAt: string | null, actor: { id: string, userName: string | null, displayName: string, imageUrl: string | null, userType: UserType, userTypeLabel: string, distanceKm: number | null } } } };
 
 export type ProfileFieldsFragment = { id: string, userName: string | null, displayName: string, userType: UserType, userTypeLabel: string, bio: string, imageUrl: string | null, createdAt: string, distanceKm: number | null, isFollowing: boolean | null, followerCount: number, followingCount: number };
 

@@ -13,6 +13,7 @@ import { Migration20261203000000_members_removed } from './Migration202612030000
 import { Migration20261204000000_location_cells } from './Migration20261204000000_location_cells.js';
 import { Migration20261205000000_sessions } from './Migration20261205000000_sessions.js';
 import { Migration20261210000000_member_roles } from './Migration20261210000000_member_roles.js';
+import { Migration20261220000000_moderation_claims } from './Migration20261220000000_moderation_claims.js';
 
 /** Every migration, in order. Listed explicitly so discovery does not depend on file globs or the build tool. */
 export const migrations = [
@@ -31,4 +32,5 @@ export const migrations = [
   { name: 'Migration20261204000000_location_cells', class: Migration20261204000000_location_cells },
   { name: 'Migration20261205000000_sessions', class: Migration20261205000000_sessions },
   { name: 'Migration20261210000000_member_roles', class: Migration20261210000000_member_roles },
+  { name: 'Migration20261220000000_moderation_claims', class: Migration20261220000000_moderation_claims },
 ];
