@@ -116,6 +116,11 @@ export const appRoutes = (): RouteObject[] => [
                 (m) => m.ProfilePage,
               ),
               screen(
+                'moderation',
+                () => import('./pages/moderation/ModerationPage'),
+                (m) => m.ModerationPage,
+              ),
+              screen(
                 'follows',
                 () => import('./pages/follows/FollowsPage'),
                 (m) => m.FollowsPage,
