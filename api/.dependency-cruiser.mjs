@@ -24,7 +24,7 @@ export const MODULE_EDGES = {
   follows: ['users'],
   notifications: ['follows', 'users'],
   mixes: ['tracks', 'users'],
-  recognition: ['mixes', 'tracks'],
+  recognition: ['mixes', 'moderation', 'roles', 'tracks', 'users'],
   media: ['mixes', 'recognition'],
   library: ['mixes', 'tracks', 'users'],
   listens: ['mixes', 'users'],

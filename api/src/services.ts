@@ -137,7 +137,11 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
     media,
     recognition,
     recognitionJobs,
-    trackReferences: new TrackReferences(orm, recognition, uploads, config.RECOGNITION_REFERENCE_MAX_BYTES),
+    trackReferences: new TrackReferences(orm, recognition, uploads, config.RECOGNITION_REFERENCE_MAX_BYTES, {
+      holdsTrack: (userId, track) => creators.holdsTrack(userId, track),
+      roleOf: (userId) => roles.roleOf(userId),
+      moderation,
+    }),
     async close() {
       payments.close();
       await listens.close();
