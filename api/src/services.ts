@@ -71,7 +71,11 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
   const rateLimits = new RateLimits(redis);
   const roles = new RolesService(orm);
   const moderation = new ModerationService(orm, roles);
-  const payments = new PaymentsService(orm, config, mixes, roles, rateLimits, log);
+  // Payouts and creators' earnings follow the creator names members hold (the creators module, made below).
+  const payments = new PaymentsService(orm, config, mixes, roles, rateLimits, log, {
+    creatorKeysOf: (userId) => creators.creatorKeysOf(userId),
+    allHolders: () => creators.allCreatorHolders(),
+  });
   payments.startSweeping();
   const databaseUrl = orm.config.get('clientUrl') ?? '';
   const sessions = new SessionsService(orm, tokens, { lifetimeMs: config.JWT_TTL, idleMs: config.SESSION_IDLE_TTL }, databaseUrl, log);

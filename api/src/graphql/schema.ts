@@ -11,6 +11,7 @@ import { MixesResolver } from '../modules/mixes/mixes.resolver.js';
 import { TrackMixesResolver } from '../modules/mixes/track-mixes.resolver.js';
 import { ModerationResolver } from '../modules/moderation/moderation.resolver.js';
 import { NotificationsResolver } from '../modules/notifications/notifications.resolver.js';
+import { CreatorEarningsResolver } from '../modules/payments/creator-earnings.resolver.js';
 import { PaymentsResolver } from '../modules/payments/payments.resolver.js';
 import { RecognitionResolver } from '../modules/recognition/recognition.resolver.js';
 import { RolesResolver } from '../modules/roles/roles.resolver.js';
@@ -24,6 +25,7 @@ export const resolvers = [
   MixMediaResolver,
   MixesResolver,
   PaymentsResolver,
+  CreatorEarningsResolver,
   LibraryResolver,
   FollowsResolver,
   ListensResolver,

@@ -15,6 +15,7 @@ import { Migration20261205000000_sessions } from './Migration20261205000000_sess
 import { Migration20261210000000_member_roles } from './Migration20261210000000_member_roles.js';
 import { Migration20261220000000_moderation_claims } from './Migration20261220000000_moderation_claims.js';
 import { Migration20261220010000_pending_references } from './Migration20261220010000_pending_references.js';
+import { Migration20261220020000_payouts } from './Migration20261220020000_payouts.js';
 
 /** Every migration, in order. Listed explicitly so discovery does not depend on file globs or the build tool. */
 export const migrations = [
@@ -35,4 +36,5 @@ export const migrations = [
   { name: 'Migration20261210000000_member_roles', class: Migration20261210000000_member_roles },
   { name: 'Migration20261220000000_moderation_claims', class: Migration20261220000000_moderation_claims },
   { name: 'Migration20261220010000_pending_references', class: Migration20261220010000_pending_references },
+  { name: 'Migration20261220020000_payouts', class: Migration20261220020000_payouts },
 ];

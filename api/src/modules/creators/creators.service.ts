@@ -164,6 +164,15 @@ export class CreatorsService {
     return (await this.heldBy(userId)).filter((held) => held.subject === 'creator').map((held) => held.key);
   }
 
+  /** Every member holding creator names, with the keys they hold (the payout run's list). */
+  async allCreatorHolders(): Promise<{ userId: string; keys: string[] }[]> {
+    const rows = await this.em().execute<{ user_id: string; keys: string[] }[]>(
+      `select user_id, array_agg(subject_key order by subject_key) as keys from creator_claim
+        where status = 'approved' and subject = 'creator' group by user_id order by user_id`,
+    );
+    return rows.map((row) => ({ userId: row.user_id, keys: row.keys }));
+  }
+
   /** The holders of the given creators and label, keyed by heldRef. */
   async holdersOf(names: { subject: ClaimSubject; key: string }[]): Promise<Map<string, Holder>> {
     const holders = new Map<string, Holder>();
