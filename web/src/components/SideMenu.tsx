@@ -85,6 +85,11 @@ export function SideMenu({ open, onClose, userName }: SideMenuProps) {
               Upload
             </NavLink>
           </li>
+          <li>
+            <NavLink to="/earnings" className={item} onClick={onClose}>
+              Earnings
+            </NavLink>
+          </li>
           {access.data?.canModerate ? (
             <li>
               <NavLink to="/moderation" className={item} onClick={onClose}>
