@@ -63,13 +63,20 @@ describe('creators get paid', () => {
     await admin('grant', 'moderator', moderator.email);
     await admin('grant', 'operator', operator.email);
 
-    // A published mix whose one track is the creator's.
+    // A published mix whose five tracks are all the creator's.
     const draft = await uploadDraft(baseUrl, dj, `Sato set ${suffix}`, 'house');
     await graphql(
       baseUrl,
       dj.token,
       'mutation($mixId: ID!, $tracks: [TracklistEntryInput!]!) { setTracklist(mixId: $mixId, tracks: $tracks) { position } }',
-      { mixId: draft.id, tracks: [{ title: `Harbour ${suffix}`, creators: [creatorName], isManual: true }] },
+      {
+        mixId: draft.id,
+        tracks: Array.from({ length: 5 }, (_, index) => ({
+          title: `Harbour ${suffix} ${index + 1}`,
+          creators: [creatorName],
+          isManual: true,
+        })),
+      },
     );
     await graphql(baseUrl, dj.token, 'mutation($mixId: ID!) { publishMix(mixId: $mixId, code: "free-mix") { id } }', { mixId: draft.id });
     const { mix } = await graphql<{ mix: { tracks: { track: { id: string } }[] } }>(
@@ -88,6 +95,7 @@ describe('creators get paid', () => {
     await claimant.getByLabel('Evidence links').fill('https://tomisato.example/about');
     await claimant.getByLabel('Note for the moderator').fill('My label page says so');
     expect(await seriousViolations(claimant)).toEqual([]);
+    await claimant.screenshot({ path: join(REPO_DIR, 'docs/screenshots/claim.png') });
     await claimant.getByRole('button', { name: 'Send claim' }).click();
     await claimant
       .getByRole('status')
@@ -110,6 +118,8 @@ describe('creators get paid', () => {
     await claimant.getByRole('link', { name: creatorName }).click();
     await claimant.waitForURL(`${baseUrl}/profile/${creator.userName}`);
     await claimant.getByText(`Verified creator: ${creatorName}`).waitFor();
+    expect(await seriousViolations(claimant)).toEqual([]);
+    await claimant.screenshot({ path: join(REPO_DIR, 'docs/screenshots/profile-verified.png') });
 
     // 3. A subscriber (test-mode subscription) listens to the mix for more than 30 s.
     const session = await post('/api/payment/create-subscription-session', subscriber);
@@ -162,6 +172,7 @@ describe('creators get paid', () => {
     await visitor.getByRole('region', { name: 'Creator money by month' }).waitFor();
     expect(await seriousViolations(visitor)).toEqual([]);
     expect(await visitor.content()).not.toContain(creatorName);
+    await visitor.screenshot({ path: join(REPO_DIR, 'docs/screenshots/creator-earnings.png') });
     await visitor.close();
   }, 180_000);
 });

@@ -62,7 +62,7 @@ export function EarningsPage() {
           <h2 id="earnings-totals" className={styles.sectionTitle}>
             Balance
           </h2>
-          <dl className={styles.table}>
+          <dl className={styles.totals}>
             <div>
               <dt>Earned in all</dt>
               <dd data-testid="earned-total">{formatPrice(earnings.totalCents)}</dd>
