@@ -110,6 +110,14 @@ describe('the moderator role and the audit log', () => {
     expect((await rest('POST', `/api/moderation/queue/${item.id}/decision`, member, { decision: 'approve' })).statusCode).toBe(403);
     await decide(moderator, item.id, 'REJECT', 'No evidence');
   });
+
+  test('a moderator’s own claim waits for another moderator', async () => {
+    const own = await claim(moderator, 'Quay Records', 'LABEL');
+    const item = await queueItemOf(own.id);
+    const self = await decide(moderator, item.id, 'APPROVE');
+    expect(self.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    expect((await decide(operator, item.id, 'REJECT', 'Not the label')).data?.decideModerationItem.status).toBe('REJECTED');
+  });
 });
 
 describe('creator claims', () => {

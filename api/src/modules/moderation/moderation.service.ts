@@ -163,11 +163,13 @@ export class ModerationService {
     const input = parseInput(decisionInput, raw);
     const { view, after } = await this.em().transactional(async (txEm) => {
       const em = txEm as EntityManager;
-      rolePolicy.assertCanModerate(await this.roles.roleIn(em, viewerId));
+      const role = await this.roles.roleIn(em, viewerId);
+      rolePolicy.assertCanModerate(role);
       if (!input.itemId) throw ModerationErrors.itemNotFound();
       const [row] = await em.execute<ItemRow[]>(`${itemSelect(false)} where i.id = ? for update of i`, [input.itemId]);
       if (!row) throw ModerationErrors.itemNotFound();
       if (row.status !== 'open') throw ModerationErrors.alreadyDecided();
+      rolePolicy.assertMayDecide(role, row.raised_by_id, viewerId);
       const handler = this.handlers.get(row.kind);
       if (!handler) throw ModerationErrors.unknownKind(row.kind);
       const item = itemView(row);

@@ -25,6 +25,12 @@ describe('rolePolicy: moderation', () => {
     expect(() => rolePolicy.assertCanModerate('member')).toThrow(expect.objectContaining({ status: 403 }));
   });
 
+  test('nobody decides an item they raised', () => {
+    expect(() => rolePolicy.assertMayDecide('moderator', 'me', 'me')).toThrow(expect.objectContaining({ status: 403 }));
+    expect(() => rolePolicy.assertMayDecide('operator', 'other', 'me')).not.toThrow();
+    expect(() => rolePolicy.assertMayDecide('member', 'other', 'me')).toThrow(expect.objectContaining({ status: 403 }));
+  });
+
   test('only operators read the audit log and run payouts', () => {
     expect(rolePolicy.canReadAudit('operator')).toBe(true);
     expect(rolePolicy.canReadAudit('moderator')).toBe(false);

@@ -31,6 +31,12 @@ export const rolePolicy = {
     if (!rolePolicy.canModerate(role)) throw new ForbiddenError('Only moderators and operators may review the moderation queue');
   },
 
+  /** Nobody decides an item they raised themselves (a moderator's own claim waits for another moderator). */
+  assertMayDecide(role: Role, raisedBy: string | null, actorId: string): void {
+    rolePolicy.assertCanModerate(role);
+    if (raisedBy === actorId) throw new ForbiddenError('Another moderator decides items you raised yourself');
+  },
+
   /** The audit log (docs/moderation.md#audit-log): operators only. */
   canReadAudit(role: Role): boolean {
     return role === 'operator';
