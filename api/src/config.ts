@@ -146,6 +146,8 @@ const envSchema = z.object({
   STRIPE_API_URL: optionalUrl(['http:', 'https:']),
   SUBSCRIPTION_PRICE_CENTS: z.coerce.number().int().min(50).max(100_000).default(999),
   SUBSCRIPTION_GRACE_DAYS: z.coerce.number().int().min(0).max(365).default(30),
+  // The smallest balance a monthly payout run pays a creator; smaller balances wait for a later month.
+  PAYOUT_MINIMUM_CENTS: z.coerce.number().int().min(0).max(100_000_000).default(1000),
   PAYMENTS_SWEEP_SECONDS: z.coerce.number().int().min(10).max(86_400).default(3600),
   RECOGNITION_REFRESH_LIMIT: z.coerce.number().int().min(0).max(1000).default(10),
   RECOGNITION_REFERENCE_MAX_BYTES: z.coerce

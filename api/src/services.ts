@@ -8,6 +8,7 @@ import { AuthService } from './modules/auth/auth.service.js';
 import { RateLimits } from './modules/auth/rate-limits.js';
 import { SessionsService } from './modules/auth/sessions.service.js';
 import { TokenService } from './modules/auth/tokens.js';
+import { CreatorsService } from './modules/creators/creators.service.js';
 import { FollowsService } from './modules/follows/follows.service.js';
 import { LibraryService, savedByViewerSql } from './modules/library/library.service.js';
 import { ListensService } from './modules/listens/listens.service.js';
@@ -18,6 +19,7 @@ import { ResumableUploads } from './modules/media/resumable-uploads.js';
 import { UploadStaging } from './modules/media/upload-staging.js';
 import { WaveformService } from './modules/media/waveform.service.js';
 import { MixesService } from './modules/mixes/mixes.service.js';
+import { ModerationService } from './modules/moderation/moderation.service.js';
 import { NotificationsService } from './modules/notifications/notifications.service.js';
 import { PaymentsService } from './modules/payments/payments.service.js';
 import { RecognitionService } from './modules/recognition/recognition.service.js';
@@ -42,6 +44,8 @@ export interface Services {
   mixes: MixesService;
   payments: PaymentsService;
   roles: RolesService;
+  moderation: ModerationService;
+  creators: CreatorsService;
   tracks: TracksService;
   search: SearchService;
   library: LibraryService;
@@ -70,7 +74,12 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
   });
   const rateLimits = new RateLimits(redis);
   const roles = new RolesService(orm);
-  const payments = new PaymentsService(orm, config, mixes, roles, rateLimits, log);
+  const moderation = new ModerationService(orm, roles);
+  // Payouts and creators' earnings follow the creator names members hold (the creators module, made below).
+  const payments = new PaymentsService(orm, config, mixes, roles, rateLimits, log, {
+    creatorKeysOf: (userId) => creators.creatorKeysOf(userId),
+    allHolders: () => creators.allCreatorHolders(),
+  });
   payments.startSweeping();
   const databaseUrl = orm.config.get('clientUrl') ?? '';
   const sessions = new SessionsService(orm, tokens, { lifetimeMs: config.JWT_TTL, idleMs: config.SESSION_IDLE_TTL }, databaseUrl, log);
@@ -117,6 +126,7 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
   const search = new SearchService(orm, mixes, databaseUrl, log);
   await search.start();
   const notifications = new NotificationsService(orm, (user) => users.imageUrl(user));
+  const creators = new CreatorsService(orm, moderation, notifications, mailer, config.PUBLIC_URL);
   return {
     config,
     orm,
@@ -127,6 +137,8 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
     mixes,
     payments,
     roles,
+    moderation,
+    creators,
     tracks,
     search,
     library: new LibraryService(orm, mixes),
@@ -137,7 +149,11 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
     media,
     recognition,
     recognitionJobs,
-    trackReferences: new TrackReferences(orm, recognition, uploads, config.RECOGNITION_REFERENCE_MAX_BYTES),
+    trackReferences: new TrackReferences(orm, recognition, uploads, config.RECOGNITION_REFERENCE_MAX_BYTES, {
+      holdsTrack: (userId, track) => creators.holdsTrack(userId, track),
+      roleOf: (userId) => roles.roleOf(userId),
+      moderation,
+    }),
     async close() {
       payments.close();
       await search.close();

@@ -1,7 +1,9 @@
 /**
- * Members adding reference audio to tracks they own: POST /api/track/:id/reference (a file, or a finished resumable
- * upload) and its GraphQL twin addTrackReference (a finished upload). The fingerprints land in PostgreSQL as the CLI's
- * do; bad files, others' tracks and files past the size limit get clear 4xx answers and store nothing.
+ * Reference audio from the people who own the music (docs/creators.md#reference-audio): POST /api/track/:id/reference
+ * (a file, or a finished resumable upload) and its GraphQL twin addTrackReference (a finished upload), DELETE and
+ * removeTrackReference. Verified creators and labels (approved claims) and moderators only. The fingerprints land in
+ * PostgreSQL as the CLI's do; audio that already matches another owner's track waits in the moderation queue; bad
+ * files, others' tracks and files past the size limit get clear 4xx answers and store nothing.
  */
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -12,7 +14,7 @@ import { createTestApp, gql, type Member, signUpMember, type TestApp } from './s
 import { referenceAudio, TEST_SAMPLE_RATE, testReferences } from './support/recognition-test-set/generate.js';
 import { orderedMultipart } from './support/upload.js';
 
-const SET = testReferences(11, 1, 0, 30);
+const SET = testReferences(11, 2, 0, 30);
 const MAX_BYTES = 600_000;
 
 let t: TestApp;
@@ -21,6 +23,8 @@ let label: Member;
 let other: Member;
 let wav: Buffer;
 let mp3: Buffer;
+/** Other music than `mp3`: a reference no stored one matches. */
+let otherMp3: Buffer;
 const LABEL_TRACK = '00000000-0000-4000-8000-000000000101';
 const CREATOR_TRACK = '00000000-0000-4000-8000-000000000102';
 const OTHERS_TRACK = '00000000-0000-4000-8000-000000000103';
@@ -36,22 +40,36 @@ beforeAll(async () => {
     source: 'test',
     externalId: title,
     title,
-    creators: [{ id: owner.creator ?? null, name: 'Artist' }],
-    label: owner.label ? { id: owner.label, name: 'Label' } : null,
+    creators: [{ id: null, name: owner.creator ?? 'Artist' }],
+    label: owner.label ? { id: null, name: owner.label } : null,
     cover: null,
     releaseDate: null,
     buy: false,
     newRelease: false,
   });
   await new CatalogueService(t.services.orm).write([
-    track(LABEL_TRACK, 'On my label', { label: label.id }),
-    track(CREATOR_TRACK, 'By me', { creator: label.id }),
-    track(OTHERS_TRACK, 'Not mine', {}),
+    track(LABEL_TRACK, 'On my label', { label: 'Verified Label' }),
+    track(CREATOR_TRACK, 'By me', { creator: 'Verified Artist' }),
+    track(OTHERS_TRACK, 'Not mine', { label: 'Catalogue Id Label' }),
   ]);
+  // The member holds the label and the artist (approved claims); naming a member's id in the catalogue grants nothing.
+  for (const [subject, key, name] of [
+    ['label', 'name:verified label', 'Verified Label'],
+    ['creator', 'name:verified artist', 'Verified Artist'],
+  ])
+    await t.services.orm.em.fork().execute(
+      `insert into creator_claim (id, user_id, subject, subject_key, subject_name, evidence, note, status, created_at)
+         values (gen_random_uuid(), ?, ?, ?, ?, '[]', '', 'approved', now())`,
+      [label.id, subject, key, name],
+    );
+  await t.services.orm.em
+    .fork()
+    .execute(`update track set label = jsonb_build_object('id', ?::text, 'name', 'x') where id = ?`, [label.id, OTHERS_TRACK]);
   const audio = referenceAudio(SET.references[0] as (typeof SET.references)[number]);
   // Both under the size limit: 12 s of 16-bit mono WAV, 30 s of MP3.
   wav = Buffer.from(encodeWav(audio.subarray(0, TEST_SAMPLE_RATE * 12), TEST_SAMPLE_RATE));
   mp3 = Buffer.from(await encodeMp3(audio, TEST_SAMPLE_RATE, 64));
+  otherMp3 = Buffer.from(await encodeMp3(referenceAudio(SET.references[1] as (typeof SET.references)[number]), TEST_SAMPLE_RATE, 64));
   expect(wav.length).toBeLessThan(MAX_BYTES);
   expect(mp3.length).toBeLessThan(MAX_BYTES);
 }, 120_000);
@@ -101,8 +119,8 @@ test('others’ tracks, strangers, unknown tracks, bad and too large files are r
     expect(answer.statusCode).toBe(status);
     return answer.json<{ message: string }>().message;
   };
-  expect(await refused(OTHERS_TRACK, { data: mp3 }, label.token, 403)).toMatch(/creators and label/);
-  expect(await refused(LABEL_TRACK, { data: mp3 }, other.token, 403)).toMatch(/creators and label/);
+  expect(await refused(OTHERS_TRACK, { data: mp3 }, label.token, 403)).toMatch(/verified creators and label/);
+  expect(await refused(LABEL_TRACK, { data: mp3 }, other.token, 403)).toMatch(/verified creators and label/);
   expect(await refused(LABEL_TRACK, { data: mp3 }, undefined, 401)).toBeTruthy();
   expect(await refused('00000000-0000-4000-8000-00000000ffff', { data: mp3 }, label.token, 404)).toMatch(/Track not found/);
   expect(await refused('not-a-track', { data: mp3 }, label.token, 404)).toMatch(/Track not found/);
@@ -126,7 +144,7 @@ test('others’ tracks, strangers, unknown tracks, bad and too large files are r
   expect(await storedEntries(OTHERS_TRACK)).toBe(0);
 }, 60_000);
 
-test('GraphQL addTrackReference takes a finished resumable upload; a manual track belongs to the member who typed it', async () => {
+test('GraphQL addTrackReference takes a finished resumable upload; the typist of a manual track may not, a moderator may', async () => {
   // A manual track in a tracklist of the other member's mix.
   const [{ id: manualId } = { id: '' }] = await sql<{ id: string }>(
     `insert into track (id, title, creators, is_manual, created_at) values (gen_random_uuid(), 'Unreleased dub', '[{"id":null,"name":"Me"}]', true, now()) returning id`,
@@ -138,10 +156,10 @@ test('GraphQL addTrackReference takes a finished resumable upload; a manual trac
   );
   await sql('insert into mix_track (id, mix_id, track_id, position) values (gen_random_uuid(), ?, ?, 1)', [mixId, manualId]);
 
-  const upload = async (token: string) => {
+  const upload = async (token: string, audio = otherMp3) => {
     const created = await fetch(`${base}/api/uploads`, {
       method: 'POST',
-      headers: { 'tus-resumable': '1.0.0', 'upload-length': String(mp3.length), 'x-auth-token': token },
+      headers: { 'tus-resumable': '1.0.0', 'upload-length': String(audio.length), 'x-auth-token': token },
     });
     const location = String(created.headers.get('location'));
     const patched = await fetch(`${base}${location}`, {
@@ -152,7 +170,7 @@ test('GraphQL addTrackReference takes a finished resumable upload; a manual trac
         'content-type': 'application/offset+octet-stream',
         'x-auth-token': token,
       },
-      body: mp3,
+      body: audio,
     });
     expect(patched.status).toBe(204);
     return location;
@@ -160,6 +178,10 @@ test('GraphQL addTrackReference takes a finished resumable upload; a manual trac
   const mutation = `mutation ($trackId: ID!, $upload: String!) { addTrackReference(trackId: $trackId, upload: $upload) { trackId seconds fingerprints } }`;
   const refused = await gql(t.app, mutation, { trackId: manualId, upload: await upload(label.token) }, label.token);
   expect(refused.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  // The member whose tracklist holds the manual track typed it: that proves nothing.
+  const typist = await gql(t.app, mutation, { trackId: manualId, upload: await upload(other.token) }, other.token);
+  expect(typist.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  await t.services.roles.grant(other.email, 'moderator');
 
   const mine = await upload(other.token);
   const answer = await gql<{ addTrackReference: { trackId: string; seconds: number; fingerprints: number } }>(
@@ -175,3 +197,61 @@ test('GraphQL addTrackReference takes a finished resumable upload; a manual trac
   const again = await gql(t.app, mutation, { trackId: manualId, upload: mine }, other.token);
   expect(again.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
 }, 60_000);
+
+test('audio that matches another owner’s track waits in the moderation queue; approved, it is indexed', async () => {
+  const thief = await signUpMember(t.app);
+  const moderator = await signUpMember(t.app);
+  await t.services.roles.grant(moderator.email, 'moderator');
+  const STOLEN = '00000000-0000-4000-8000-000000000104';
+  await new CatalogueService(t.services.orm).write([
+    {
+      id: STOLEN,
+      source: 'test',
+      externalId: 'stolen',
+      title: 'Sounds familiar',
+      creators: [{ id: null, name: 'Copycat' }],
+      label: null,
+      cover: null,
+      releaseDate: null,
+      buy: false,
+      newRelease: false,
+    },
+  ]);
+  await sql(
+    `insert into creator_claim (id, user_id, subject, subject_key, subject_name, evidence, note, status, created_at)
+     values (gen_random_uuid(), ?, 'creator', 'name:copycat', 'Copycat', '[]', '', 'approved', now())`,
+    [thief.id],
+  );
+  // The label's reference (the first test) is indexed: the same recording for another track is held back.
+  expect(await storedEntries(LABEL_TRACK)).toBeGreaterThan(0);
+  const answer = await post(STOLEN, { data: mp3 }, thief.token);
+  expect(answer.statusCode, answer.body).toBe(202);
+  expect(answer.json()).toMatchObject({ track_id: STOLEN, queued: true });
+  expect(await storedEntries(STOLEN)).toBe(0);
+
+  const queue = await t.services.moderation.queue(moderator.id, {});
+  const item = queue.items.find((entry) => entry.kind === 'reference_duplicate');
+  expect(item?.summary).toContain('On my label');
+  await expect(t.services.moderation.decide(thief.id, { itemId: item?.id, decision: 'approve' })).rejects.toMatchObject({ status: 403 });
+  await t.services.moderation.decide(moderator.id, { itemId: item?.id, decision: 'approve', reason: 'Same artist, two names' });
+  expect(await storedEntries(STOLEN)).toBeGreaterThan(500);
+
+  // The manual track's audio (the third test) is another owner's too; the label's own second track (the first test)
+  // was accepted at once, since the label holds both.
+  const again = await post(STOLEN, { data: otherMp3 }, thief.token);
+  expect(again.statusCode, again.body).toBe(202);
+}, 60_000);
+
+test('the holder or a moderator removes a reference; nobody else may', async () => {
+  const stranger = await signUpMember(t.app);
+  const remove = (trackId: string, token?: string) =>
+    t.app.inject({ method: 'DELETE', url: `/api/track/${trackId}/reference`, headers: token ? { 'x-auth-token': token } : {} });
+  expect((await remove(CREATOR_TRACK, stranger.token)).statusCode).toBe(403);
+  expect((await remove(CREATOR_TRACK)).statusCode).toBe(401);
+  expect(await storedEntries(CREATOR_TRACK)).toBeGreaterThan(0);
+  expect((await remove(CREATOR_TRACK, label.token)).statusCode).toBe(204);
+  expect(await storedEntries(CREATOR_TRACK)).toBe(0);
+  expect((await remove(CREATOR_TRACK, label.token)).statusCode).toBe(404);
+  const gqlRemove = await gql(t.app, 'mutation ($id: ID!) { removeTrackReference(trackId: $id) }', { id: LABEL_TRACK }, stranger.token);
+  expect(gqlRemove.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+});

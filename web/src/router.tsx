@@ -94,6 +94,11 @@ export const appRoutes = (): RouteObject[] => [
             (m) => m.TermsPage,
           ),
           screen(
+            'creator-earnings',
+            () => import('./pages/earnings/PublicEarningsPage'),
+            (m) => m.PublicEarningsPage,
+          ),
+          screen(
             'change-log',
             () => import('./pages/static/ChangeLogPage'),
             (m) => m.ChangeLogPage,
@@ -120,6 +125,16 @@ export const appRoutes = (): RouteObject[] => [
                 'profile/:userName',
                 () => import('./pages/profile/ProfilePage'),
                 (m) => m.ProfilePage,
+              ),
+              screen(
+                'earnings',
+                () => import('./pages/earnings/EarningsPage'),
+                (m) => m.EarningsPage,
+              ),
+              screen(
+                'moderation',
+                () => import('./pages/moderation/ModerationPage'),
+                (m) => m.ModerationPage,
               ),
               screen(
                 'follows',

@@ -1,5 +1,6 @@
 import { MemberSession } from '../modules/auth/member-session.entity.js';
 import { PasswordResetToken } from '../modules/auth/password-reset-token.entity.js';
+import { CreatorClaim } from '../modules/creators/creator-claim.entity.js';
 import { Follow } from '../modules/follows/follow.entity.js';
 import { SavedMix } from '../modules/library/saved-mix.entity.js';
 import { SavedTrack } from '../modules/library/saved-track.entity.js';
@@ -10,6 +11,7 @@ import { Mix } from '../modules/mixes/mix.entity.js';
 import { MixFeedTally } from '../modules/mixes/mix-feed-tally.entity.js';
 import { MixTrack } from '../modules/mixes/mix-track.entity.js';
 import { TracklistVersion, TracklistVersionEntry } from '../modules/mixes/tracklist-version.entity.js';
+import { moderationEntities } from '../modules/moderation/moderation.entities.js';
 import { Notification } from '../modules/notifications/notification.entity.js';
 import { paymentEntities } from '../modules/payments/payment.entity.js';
 import { recognitionEntities } from '../modules/recognition/recognition.entities.js';
@@ -41,4 +43,6 @@ export const entities = [
   TracklistVersion,
   TracklistVersionEntry,
   ...searchEntities,
+  ...moderationEntities,
+  CreatorClaim,
 ];

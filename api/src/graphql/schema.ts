@@ -2,13 +2,16 @@ import 'reflect-metadata';
 import type { GraphQLSchema } from 'graphql';
 import { buildSchema, type PubSub } from 'type-graphql';
 import { AuthResolver } from '../modules/auth/auth.resolver.js';
+import { CreatorsResolver, TrackHoldersResolver, UserVerifiedNamesResolver } from '../modules/creators/creators.resolver.js';
 import { FollowsResolver } from '../modules/follows/follows.resolver.js';
 import { LibraryResolver } from '../modules/library/library.resolver.js';
 import { ListensResolver } from '../modules/listens/listens.resolver.js';
 import { MixMediaResolver } from '../modules/media/media.resolver.js';
 import { MixesResolver } from '../modules/mixes/mixes.resolver.js';
 import { TrackMixesResolver } from '../modules/mixes/track-mixes.resolver.js';
+import { ModerationResolver } from '../modules/moderation/moderation.resolver.js';
 import { NotificationsResolver } from '../modules/notifications/notifications.resolver.js';
+import { CreatorEarningsResolver } from '../modules/payments/creator-earnings.resolver.js';
 import { PaymentsResolver } from '../modules/payments/payments.resolver.js';
 import { RecognitionResolver } from '../modules/recognition/recognition.resolver.js';
 import { RecommendationsResolver } from '../modules/recommendations/recommendations.resolver.js';
@@ -24,6 +27,7 @@ export const resolvers = [
   MixMediaResolver,
   MixesResolver,
   PaymentsResolver,
+  CreatorEarningsResolver,
   LibraryResolver,
   FollowsResolver,
   ListensResolver,
@@ -31,6 +35,10 @@ export const resolvers = [
   TrackMixesResolver,
   RecognitionResolver,
   RolesResolver,
+  ModerationResolver,
+  CreatorsResolver,
+  UserVerifiedNamesResolver,
+  TrackHoldersResolver,
   NodeResolver,
   NotificationsResolver,
   RecommendationsResolver,

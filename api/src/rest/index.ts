@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services.js';
 import { authRoutes } from './auth.routes.js';
+import { creatorRoutes } from './creators.routes.js';
 import { followRoutes } from './follows.routes.js';
 import { libraryRoutes } from './library.routes.js';
 import { listenRoutes } from './listens.routes.js';
 import { mediaRoutes } from './media.routes.js';
 import { mixRoutes } from './mixes.routes.js';
+import { moderationRoutes } from './moderation.routes.js';
 import { oembedRoutes } from './oembed.routes.js';
 import { paymentRoutes } from './payments.routes.js';
 import { recognitionRoutes } from './recognition.routes.js';
@@ -30,5 +32,7 @@ export function registerRestRoutes(services: Services) {
     await app.register(recognitionRoutes(services));
     await app.register(recommendationRoutes(services));
     await app.register(searchRoutes(services));
+    await app.register(moderationRoutes(services));
+    await app.register(creatorRoutes(services));
   };
 }

@@ -42,6 +42,68 @@ export function paymentRoutes(services: Services) {
         .send(csv);
     });
 
+    // A verified creator's own earnings and payouts (docs/creators.md#rest-paths); everyone else gets 403.
+    app.get('/creator/earnings', async (request) => {
+      const viewer = requireViewer(await viewerOf(services, request));
+      const view = await payments.creatorEarnings.mine(viewer.id);
+      return {
+        total_cents: view.totalCents,
+        paid_cents: view.paidCents,
+        balance_cents: view.balanceCents,
+        minimum_cents: services.config.PAYOUT_MINIMUM_CENTS,
+        months: view.months.map((month) => ({
+          period: month.period,
+          creator_name: month.creatorName,
+          amount_cents: month.amountCents,
+          listened_seconds: month.listenedSeconds,
+          subscribers: month.subscribers,
+          paid_cents: month.paidCents,
+        })),
+        payouts: view.payouts.map((payout) => ({
+          period: payout.period,
+          amount_cents: payout.amountCents,
+          status: payout.status,
+          transfer_ref: payout.transferRef,
+          paid_at: payout.paidAt,
+        })),
+      };
+    });
+
+    app.get('/creator/earnings.csv', async (request, reply) => {
+      const viewer = requireViewer(await viewerOf(services, request));
+      const csv = await payments.creatorEarnings.csv(viewer.id);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="mixcrate-my-earnings.csv"')
+        .send(csv);
+    });
+
+    app.get('/creator/payout-account', async (request) => {
+      const viewer = requireViewer(await viewerOf(services, request));
+      return { account: await payments.payouts.account(viewer.id) };
+    });
+
+    app.post('/creator/payout-account', async (request) => {
+      const viewer = requireViewer(await viewerOf(services, request));
+      const { url } = await payments.payouts.connect(viewer.id);
+      return { redirect: url };
+    });
+
+    app.post('/payment/payouts/run', async (request) => {
+      const viewer = requireViewer(await viewerOf(services, request));
+      return payments.payouts.runAsOperator(viewer.id);
+    });
+
+    // Aggregates only: no creator, no subscriber (docs/creators.md#public-page).
+    app.get('/earnings/public', async () => ({
+      months: (await payments.creatorEarnings.publicMonths()).map((month) => ({
+        period: month.period,
+        creators_cents: month.creatorsCents,
+        paid_out_cents: month.paidOutCents,
+        waiting_cents: month.waitingCents,
+      })),
+    }));
+
     // Stripe signs the exact bytes it sent: this route alone takes its body raw.
     await app.register(async (raw) => {
       raw.removeAllContentTypeParsers();

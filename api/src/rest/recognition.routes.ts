@@ -2,12 +2,17 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { multipartParts } from '../http/multipart.js';
 import { viewerOf } from '../http/viewer.js';
 import { RecognitionErrors } from '../modules/recognition/recognition.errors.js';
-import type { ReferenceAudio, TrackReferenceView } from '../modules/recognition/track-references.service.js';
+import type { ReferenceAudio, ReferenceOutcome } from '../modules/recognition/track-references.service.js';
 import type { Services } from '../services.js';
 import { requireViewer } from '../shared/viewer.js';
 import { bodyOf } from './request.js';
 
-const referenceWire = (view: TrackReferenceView) => ({ track_id: view.trackId, seconds: view.seconds, fingerprints: view.fingerprints });
+const referenceWire = (view: ReferenceOutcome) => ({
+  track_id: view.trackId,
+  seconds: view.seconds,
+  fingerprints: view.fingerprints,
+  queued: view.queued,
+});
 
 /**
  * The form's `audio`: a file (MP3 or WAV), or the id of a finished resumable upload (multipart field or JSON body).
@@ -25,7 +30,7 @@ async function withReferenceAudio<T>(request: FastifyRequest, maxBytes: number, 
   throw RecognitionErrors.noAudio();
 }
 
-/** Reference audio for a track its creators or label own (see referencePolicy): fingerprinted for recognition. */
+/** Reference audio for a track, from its verified creators or label or a moderator (see referencePolicy): fingerprinted for recognition. */
 export function recognitionRoutes(services: Services) {
   return async (app: FastifyInstance) => {
     app.post<{ Params: { id: string } }>('/track/:id/reference', async (request, reply) => {
@@ -35,12 +40,19 @@ export function recognitionRoutes(services: Services) {
         const view = await withReferenceAudio(request, trackReferences.maxBytes, (audio) =>
           trackReferences.add(viewer, request.params.id, audio),
         );
-        return reply.status(201).send(referenceWire(view));
+        // Queued for a moderator: accepted, not yet in the index.
+        return reply.status(view.queued ? 202 : 201).send(referenceWire(view));
       } catch (error) {
         // Answering before the whole body is read (a refused file): close rather than drain the rest.
         if (!request.raw.complete) reply.header('connection', 'close');
         throw error;
       }
+    });
+
+    app.delete<{ Params: { id: string } }>('/track/:id/reference', async (request, reply) => {
+      const viewer = requireViewer(await viewerOf(services, request));
+      await services.trackReferences.remove(viewer, request.params.id);
+      return reply.status(204).send();
     });
   };
 }

@@ -5,7 +5,7 @@ import Stripe from 'stripe';
 
 /**
  * A local stand-in for the parts of Stripe's API the payments module calls (Checkout sessions, subscriptions, billing
- * portal sessions), for the real `stripe` SDK pointed at it (host/port/protocol). Objects have the fields the SDK's
+ * portal sessions; Connect Express accounts, account links and transfers, with Stripe's idempotency keys), for the real `stripe` SDK pointed at it (host/port/protocol). Objects have the fields the SDK's
  * types and our code read. Helpers play the customer's part (paying) and Stripe's (signed webhook events).
  */
 
@@ -23,6 +23,13 @@ export interface StripeStandIn {
   requests: StandInRequest[];
   sessions: Map<string, Json>;
   subscriptions: Map<string, Json>;
+  accounts: Map<string, Json>;
+  /** Transfers made, by id (a request repeating an idempotency key makes none). */
+  transfers: Map<string, Json>;
+  /** How many of the next transfer requests Stripe refuses (balance_insufficient, a 400 the SDK does not retry). */
+  failTransfers: number;
+  /** The creator finishes Express onboarding: the account may be paid (what `account.updated` then says). */
+  enableAccount(accountId: string): Json;
   /** The customer pays a session: complete and paid (for a subscription, an active subscription for a month). */
   pay(sessionId: string, options?: { paymentStatus?: 'paid' | 'unpaid' }): Json;
   /** A paid invoice of the subscription for its current period. */
@@ -72,6 +79,9 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   const sessions = new Map<string, Json>();
   const subscriptions = new Map<string, Json>();
   const portals = new Map<string, Json>();
+  const accounts = new Map<string, Json>();
+  const transfers = new Map<string, Json>();
+  const idempotent = new Map<string, Json>();
 
   const send = (response: ServerResponse, status: number, body: Json) => {
     response.writeHead(status, { 'content-type': 'application/json', 'request-id': id('req') });
@@ -86,6 +96,57 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     requests.push({ method: request.method ?? 'GET', path: url.pathname, body });
     const [, version, resource, second, third] = url.pathname.split('/');
     if (version !== 'v1') return missing(response, 'route');
+    const key = request.headers['idempotency-key'];
+    const replay = typeof key === 'string' ? idempotent.get(`${url.pathname}:${key}`) : undefined;
+    if (request.method === 'POST' && replay) return send(response, 200, replay);
+    const remember = (object: Json) => {
+      if (typeof key === 'string') idempotent.set(`${url.pathname}:${key}`, object);
+      return send(response, 200, object);
+    };
+    if (resource === 'accounts' && request.method === 'POST' && !second) {
+      const account: Json = {
+        id: id('acct'),
+        object: 'account',
+        type: body.type,
+        email: body.email ?? null,
+        metadata: body.metadata ?? {},
+        payouts_enabled: false,
+        charges_enabled: false,
+        details_submitted: false,
+      };
+      accounts.set(account.id as string, account);
+      return remember(account);
+    }
+    if (resource === 'account_links' && request.method === 'POST') {
+      if (!accounts.has(String(body.account))) return missing(response, `account: '${body.account}'`);
+      return remember({
+        object: 'account_link',
+        created: now(),
+        expires_at: now() + 300,
+        url: `https://connect.stripe.test/setup/e/${body.account}/${id('link')}`,
+      });
+    }
+    if (resource === 'transfers' && request.method === 'POST') {
+      if (standIn.failTransfers > 0) {
+        standIn.failTransfers -= 1;
+        return send(response, 400, {
+          error: { type: 'invalid_request_error', code: 'balance_insufficient', message: 'Insufficient funds in Stripe account' },
+        });
+      }
+      if (!accounts.get(String(body.destination))?.payouts_enabled) return missing(response, `destination: '${body.destination}'`);
+      const transfer: Json = {
+        id: id('tr'),
+        object: 'transfer',
+        amount: Number(body.amount),
+        currency: body.currency,
+        destination: body.destination,
+        transfer_group: body.transfer_group ?? null,
+        metadata: body.metadata ?? {},
+        created: now(),
+      };
+      transfers.set(transfer.id as string, transfer);
+      return remember(transfer);
+    }
     if (resource === 'checkout' && second === 'sessions' && request.method === 'POST' && !third) {
       const lineItem = (body.line_items as Json[] | undefined)?.[0] ?? {};
       const price = (lineItem.price_data ?? {}) as Json;
@@ -139,6 +200,15 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     requests,
     sessions,
     subscriptions,
+    accounts,
+    transfers,
+    failTransfers: 0,
+    enableAccount(accountId) {
+      const account = accounts.get(accountId);
+      if (!account) throw new Error(`no account ${accountId}`);
+      Object.assign(account, { payouts_enabled: true, charges_enabled: true, details_submitted: true });
+      return account;
+    },
     pay(sessionId, options = {}) {
       const session = sessions.get(sessionId);
       if (!session) throw new Error(`no session ${sessionId}`);

@@ -89,6 +89,8 @@ export async function startApi(databaseUrl: string | undefined): Promise<Running
     DEMO: '0',
     // Journeys make members over REST from one machine: each call says it comes from its own address.
     TRUST_PROXY: '1',
+    // One test-mode subscription's 70% (699 cents) is a payable balance in the creators' journey.
+    PAYOUT_MINIMUM_CENTS: '500',
   };
   // tsx reads api/tsconfig.json (legacy decorators) from the working directory.
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: API_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });

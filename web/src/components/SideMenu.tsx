@@ -1,8 +1,8 @@
-import { useMutation } from '@apollo/client/react';
+import { useMutation, useQuery } from '@apollo/client/react';
 import { useEffect, useRef } from 'react';
 import { NavLink } from 'react-router';
 import { useSignOutHere } from '../auth/use-sign-out-here';
-import { SignOutDocument } from '../gql/graphql';
+import { ModerationAccessDocument, SignOutDocument } from '../gql/graphql';
 import { CloseIcon } from './icons/Icons';
 import styles from './SideMenu.module.css';
 
@@ -14,12 +14,14 @@ interface SideMenuProps {
 
 /**
  * Side menu, opened by the logo mark (docs/navigation.md#side-menu): Home, Profile, Follows and Saved mixes (those two on narrow screens,
- * where their sidebars are hidden), Upload, Settings, Logout. A modal dialog: Escape or the backdrop closes it.
+ * where their sidebars are hidden), Upload, Moderation (moderators and operators), Settings, Logout. A modal dialog: Escape or the backdrop closes it.
  */
 export function SideMenu({ open, onClose, userName }: SideMenuProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [signOut, signingOut] = useMutation(SignOutDocument);
   const signOutHere = useSignOutHere();
+  // Moderators and operators get the moderation page (docs/moderation.md#the-page); the server decides who they are.
+  const access = useQuery(ModerationAccessDocument, { skip: !open });
 
   useEffect(() => {
     const element = dialog.current;
@@ -83,6 +85,18 @@ export function SideMenu({ open, onClose, userName }: SideMenuProps) {
               Upload
             </NavLink>
           </li>
+          <li>
+            <NavLink to="/earnings" className={item} onClick={onClose}>
+              Earnings
+            </NavLink>
+          </li>
+          {access.data?.canModerate ? (
+            <li>
+              <NavLink to="/moderation" className={item} onClick={onClose}>
+                Moderation
+              </NavLink>
+            </li>
+          ) : null}
           <li>
             <NavLink to="/settings" className={item} onClick={onClose}>
               Settings

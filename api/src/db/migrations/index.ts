@@ -16,6 +16,9 @@ import { Migration20261210000000_member_roles } from './Migration20261210000000_
 import { Migration20261221000000_tracklist_versions } from './Migration20261221000000_tracklist_versions.js';
 import { Migration20261222000000_search } from './Migration20261222000000_search.js';
 import { Migration20261223000000_recommendations } from './Migration20261223000000_recommendations.js';
+import { Migration20261220000000_moderation_claims } from './Migration20261220000000_moderation_claims.js';
+import { Migration20261220010000_pending_references } from './Migration20261220010000_pending_references.js';
+import { Migration20261220020000_payouts } from './Migration20261220020000_payouts.js';
 
 /** Every migration, in order. Listed explicitly so discovery does not depend on file globs or the build tool. */
 export const migrations = [
@@ -34,6 +37,9 @@ export const migrations = [
   { name: 'Migration20261204000000_location_cells', class: Migration20261204000000_location_cells },
   { name: 'Migration20261205000000_sessions', class: Migration20261205000000_sessions },
   { name: 'Migration20261210000000_member_roles', class: Migration20261210000000_member_roles },
+  { name: 'Migration20261220000000_moderation_claims', class: Migration20261220000000_moderation_claims },
+  { name: 'Migration20261220010000_pending_references', class: Migration20261220010000_pending_references },
+  { name: 'Migration20261220020000_payouts', class: Migration20261220020000_payouts },
   { name: 'Migration20261221000000_tracklist_versions', class: Migration20261221000000_tracklist_versions },
   { name: 'Migration20261222000000_search', class: Migration20261222000000_search },
   { name: 'Migration20261223000000_recommendations', class: Migration20261223000000_recommendations },

@@ -92,10 +92,15 @@ export const OPERATIONS: Record<string, Operation> = {
   },
   'POST /api/track/acquire-track-information': { summary: 'Look tracks up for a tracklist', body: { tracks_array: 'array' }, member: true },
   'POST /api/track/{id}/reference': {
-    summary: 'Add reference audio (MP3 or WAV, or a finished /api/uploads id) to a track you own, for recognition',
+    summary:
+      'Add reference audio (MP3 or WAV, or a finished /api/uploads id) to a track you are a verified creator or label of (or as a moderator); 202 when it waits for a moderator',
     body: { audio: 'string' },
     member: true,
     multipart: true,
+  },
+  'DELETE /api/track/{id}/reference': {
+    summary: 'Remove a track’s reference audio (verified creators and labels of the track, moderators)',
+    member: true,
   },
   'GET /api/track/{id}': { summary: 'A catalogue track' },
   'GET /api/track/{id}/mixes/{page}': { summary: 'Public mixes that play a track' },
@@ -122,8 +127,42 @@ export const OPERATIONS: Record<string, Operation> = {
     body: { session_id: 'string' },
     member: true,
   },
-  'GET /api/payment/earnings/{file}': { summary: "A period's creator rewards ledger as CSV ({file} is YYYY-MM.csv)", member: true },
+  'GET /api/payment/earnings/{file}': {
+    summary: "A period's creator rewards ledger as CSV ({file} is YYYY-MM.csv; operators only)",
+    member: true,
+  },
   'POST /api/payment/webhook': { summary: 'Stripe events, verified by the Stripe-Signature header on the raw body' },
+  'POST /api/creator/claim': {
+    summary: 'Claim a catalogue creator or label as you; a moderator decides (docs/creators.md#claims)',
+    body: { subject: 'string', name: 'string', track_id: 'string', evidence: 'array', note: 'string' },
+    member: true,
+  },
+  'GET /api/creator/claims': { summary: 'Your creator and label claims', member: true },
+  'GET /api/creator/earnings': { summary: 'Your ledger lines, balance and payouts (verified creators only)', member: true },
+  'GET /api/creator/earnings.csv': { summary: 'Your ledger lines as CSV (verified creators only)', member: true },
+  'GET /api/creator/payout-account': { summary: 'Your payout account (verified creators only)', member: true },
+  'POST /api/creator/payout-account': {
+    summary: 'Make your payout account (Stripe Connect Express or test mode); answers { redirect } to onboarding',
+    member: true,
+  },
+  'POST /api/payment/payouts/run': { summary: "Run this month's payouts now (operators only); safe to run again", member: true },
+  'GET /api/earnings/public': { summary: 'Per month, in aggregate: the creators’ 70%, paid out, waiting to be claimed' },
+  'GET /api/moderation/queue': {
+    summary: 'The moderation queue (moderators and operators)',
+    query: ['status', 'page', 'limit'],
+    member: true,
+  },
+  'POST /api/moderation/queue/{id}/decision': {
+    summary: 'Approve or reject a queue item (moderators and operators)',
+    body: { decision: 'string', reason: 'string' },
+    member: true,
+  },
+  'GET /api/moderation/audit': { summary: 'The audit log, newest first (operators only)', query: ['page', 'limit'], member: true },
+  'POST /api/moderation/moderators': {
+    summary: 'Grant or revoke the moderator role (operators only)',
+    body: { member: 'string', grant: 'boolean', reason: 'string' },
+    member: true,
+  },
   'POST /api/mix/get-mixes-by-genre-and-distance': {
     summary: 'The feed: public mixes by genre within a radius of a point',
     body: { genre: 'string', search_radius: 'number', from_point: 'object', page: 'number' },

@@ -8,3 +8,17 @@ export function passwordResetMail(to: string, link: string) {
     html: `<p>Someone asked to reset the password of your mixcrate account.</p><p><a href="${escapeHtml(link)}">Set a new password</a> (the link works once, for one hour).</p><p>If it was not you, ignore this mail: your password stays as it is.</p>`,
   };
 }
+
+/** A moderator decided a member's creator or label claim (docs/creators.md#claims). */
+export function claimDecisionMail(to: string, claim: { name: string; approved: boolean; reason: string | null; profileUrl: string }) {
+  const outcome = claim.approved
+    ? `Your claim to be "${claim.name}" on mixcrate was approved: your profile now shows you as its verified holder, and its earnings are yours.`
+    : `Your claim to be "${claim.name}" on mixcrate was not approved.`;
+  const why = claim.reason ? `\n\nThe moderator's reason: ${claim.reason}` : '';
+  return {
+    to,
+    subject: claim.approved ? `You are verified as ${claim.name} on mixcrate` : `Your claim on ${claim.name} was not approved`,
+    text: `${outcome}${why}\n\n${claim.profileUrl}\n`,
+    html: `<p>${escapeHtml(outcome)}</p>${claim.reason ? `<p>The moderator's reason: ${escapeHtml(claim.reason)}</p>` : ''}<p><a href="${escapeHtml(claim.profileUrl)}">Your profile</a></p>`,
+  };
+}

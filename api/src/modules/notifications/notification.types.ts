@@ -1,4 +1,4 @@
-import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageInfoObject } from '../../graphql/connection.js';
 import { USER_TYPES, type UserTypeCode } from '../../shared/domain.js';
 import { FollowCodeEnum } from '../follows/follows.types.js';
@@ -21,10 +21,21 @@ export class FollowerSummaryObject {
   }
 }
 
-@ObjectType('Notification', { description: 'Something that happened to the signed-in member: someone followed or unfollowed them.' })
+export enum NotificationKindEnum {
+  FOLLOWED = 'FOLLOWED',
+  UNFOLLOWED = 'UNFOLLOWED',
+  CLAIM_APPROVED = 'CLAIM_APPROVED',
+  CLAIM_REJECTED = 'CLAIM_REJECTED',
+}
+registerEnumType(NotificationKindEnum, { name: 'NotificationKind', description: 'What a notification tells.' });
+
+@ObjectType('Notification', {
+  description: 'Something that happened to the signed-in member: someone followed or unfollowed them, or their creator claim was decided.',
+})
 export class NotificationObject {
   @Field(() => ID) id!: string;
-  @Field(() => FollowCodeEnum) kind!: FollowCodeEnum;
+  @Field(() => NotificationKindEnum) kind!: NotificationKindEnum;
+  @Field(() => String, { nullable: true, description: 'The creator or label name of a claim decision.' }) detail!: string | null;
   @Field(() => Date) createdAt!: Date;
   @Field(() => Date, { nullable: true }) readAt!: Date | null;
   @Field(() => FollowerSummaryObject, { description: 'Who followed or unfollowed.' }) actor!: FollowerSummaryObject;
@@ -32,7 +43,8 @@ export class NotificationObject {
   static from(view: NotificationView): NotificationObject {
     return Object.assign(new NotificationObject(), {
       id: view.id,
-      kind: view.kind as FollowCodeEnum,
+      kind: view.kind as NotificationKindEnum,
+      detail: view.detail,
       createdAt: new Date(view.createdAt),
       readAt: view.readAt ? new Date(view.readAt) : null,
       actor: FollowerSummaryObject.from(view.actor),

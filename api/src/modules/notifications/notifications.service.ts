@@ -9,8 +9,12 @@ import type { IUser } from '../users/index.js';
 import { notificationIdInput, notificationPageInput } from './notification.inputs.js';
 import { notificationPolicy } from './notification.policy.js';
 
-/** What happened: someone followed or unfollowed the recipient (the follow toggle's own codes). */
-export type NotificationKind = FollowCode;
+/**
+ * What happened: someone followed or unfollowed the recipient (the follow toggle's own codes), or a moderator decided
+ * the recipient's creator claim (the actor is then the recipient: moderators stay unnamed, docs/creators.md#claims).
+ */
+export type NotificationKind = FollowCode | 'CLAIM_APPROVED' | 'CLAIM_REJECTED';
+const isFollowKind = (kind: NotificationKind): kind is FollowCode => kind === 'FOLLOWED' || kind === 'UNFOLLOWED';
 
 /** The member a notification is about, as the recipient sees them. */
 export interface FollowerSummary {
@@ -27,6 +31,7 @@ export interface FollowerSummary {
 export interface NotificationView {
   id: string;
   kind: NotificationKind;
+  detail: string | null;
   createdAt: string;
   readAt: string | null;
   actor: FollowerSummary;
@@ -52,6 +57,7 @@ interface NotificationRow {
   id: string;
   recipient_id: string;
   kind: NotificationKind;
+  detail: string | null;
   created_at: Date;
   read_at: Date | null;
   sort_key: string;
@@ -63,7 +69,7 @@ interface NotificationRow {
   distance_m: number | null;
 }
 
-const NOTIFICATION_COLUMNS = `n.id, n.recipient_id, n.kind, n.created_at, n.read_at, ${timestampKeySql('n.created_at')} as sort_key,
+const NOTIFICATION_COLUMNS = `n.id, n.recipient_id, n.kind, n.detail, n.created_at, n.read_at, ${timestampKeySql('n.created_at')} as sort_key,
   a.id as actor_id, a.user_name, a.display_name, a.user_image, a.user_type,
   ${cellDistanceSql('a', 'r')} as distance_m`;
 const NOTIFICATION_FROM = 'notification n join app_user a on a.id = n.actor_id join app_user r on r.id = n.recipient_id';
@@ -91,11 +97,14 @@ export class NotificationsService {
   }
 
   /** Keeps a follow event for its recipient, in the caller's transaction (the follow and its notification land together). */
-  async record(em: EntityManager, event: { recipientId: string; actorId: string; kind: NotificationKind }): Promise<string> {
+  async record(
+    em: EntityManager,
+    event: { recipientId: string; actorId: string; kind: NotificationKind; detail?: string | null },
+  ): Promise<string> {
     const [row] = await em.execute<{ id: string }[]>(
-      `insert into notification (id, recipient_id, actor_id, kind, created_at) values (gen_random_uuid(), ?, ?, ?, clock_timestamp())
-       returning id`,
-      [event.recipientId, event.actorId, event.kind],
+      `insert into notification (id, recipient_id, actor_id, kind, detail, created_at)
+       values (gen_random_uuid(), ?, ?, ?, ?, clock_timestamp()) returning id`,
+      [event.recipientId, event.actorId, event.kind, event.detail ?? null],
     );
     return row.id;
   }
@@ -107,7 +116,8 @@ export class NotificationsService {
     const [row] = await em.execute<NotificationRow[]>(`select ${NOTIFICATION_COLUMNS} from ${NOTIFICATION_FROM} where n.id = ?`, [
       notificationId,
     ]);
-    if (!row) return;
+    // The live stream is of follow events; other notices reach the list and its unread count on the next read.
+    if (!row || !isFollowKind(row.kind)) return;
     const event: FollowEvent = {
       recipientId: row.recipient_id,
       notification: this.view(row),
@@ -120,6 +130,7 @@ export class NotificationsService {
     return {
       id: row.id,
       kind: row.kind,
+      detail: row.detail,
       createdAt: new Date(row.created_at).toISOString(),
       readAt: row.read_at ? new Date(row.read_at).toISOString() : null,
       cursor: encodeCursor([row.sort_key, row.id]),

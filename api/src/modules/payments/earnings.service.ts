@@ -16,6 +16,10 @@ export interface EarningsView {
   paidCents: number;
   creatorsCents: number;
   unallocatedCents: number;
+  /** Earned by creators no member is verified for yet: held until one is (docs/creators.md#payouts). */
+  unclaimedCents: number;
+  /** Paid to verified creators by payouts. */
+  paidOutCents: number;
   creatorCount: number;
   creators: CreatorEarningView[];
 }
@@ -78,12 +82,17 @@ export class EarningsService {
 
   private async read(period: string, creator: string | null, limit: number | null): Promise<EarningsView> {
     const em = this.context.em();
-    const [totals] = await em.execute<{ paid: string | null; creators: string | null; unallocated: string | null }[]>(
+    const [totals] = await em.execute<
+      { paid: string | null; creators: string | null; unallocated: string | null; unclaimed: string | null; paid_out: string | null }[]
+    >(
       `select (select sum(p.amount_cents) from subscription_payment p
                 where p.rewards_settled_at is not null and to_char(p.period_start at time zone 'UTC', 'YYYY-MM') = ?) as paid,
-              sum(amount_cents) as creators,
-              sum(amount_cents) filter (where creator_key is null) as unallocated
-         from reward_allocation where period = ?`,
+              sum(a.amount_cents) as creators,
+              sum(a.amount_cents) filter (where a.creator_key is null) as unallocated,
+              sum(a.amount_cents) filter (where a.creator_key is not null and not exists (
+                select 1 from creator_claim c where c.subject = 'creator' and c.subject_key = a.creator_key and c.status = 'approved')) as unclaimed,
+              sum(a.amount_cents) filter (where po.status = 'paid') as paid_out
+         from reward_allocation a left join payout po on po.id = a.payout_id where a.period = ?`,
       [period, period],
     );
     const filter = creator ? 'and (a.creator_key = ? or lower(a.creator_name) = lower(?))' : '';
@@ -106,6 +115,8 @@ export class EarningsService {
       paidCents: Number(totals?.paid ?? 0),
       creatorsCents: Number(totals?.creators ?? 0),
       unallocatedCents: Number(totals?.unallocated ?? 0),
+      unclaimedCents: Number(totals?.unclaimed ?? 0),
+      paidOutCents: Number(totals?.paid_out ?? 0),
       creatorCount: Number(rows[0]?.total ?? 0),
       creators: rows.map((row) => ({
         creatorKey: row.creator_key,
@@ -119,7 +130,7 @@ export class EarningsService {
 }
 
 /** RFC 4180 quoting; a field a spreadsheet would run as a formula (=, +, -, @ first) is prefixed with an apostrophe. */
-function csvField(value: string): string {
+export function csvField(value: string): string {
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }

@@ -3,6 +3,7 @@ import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { BETA_CODE } from '../../shared/rules.js';
 import { Mix } from '../mixes/mix.entity.js';
 import { User } from '../users/user.entity.js';
+import { Payout, PayoutAccount } from './payout.entity.js';
 
 export const PAYMENT_KINDS = ['single', 'subscription'] as const;
 export const PAYMENT_STATUSES = ['created', 'paid', 'canceled', 'failed'] as const;
@@ -169,6 +170,8 @@ export const RewardAllocation = defineEntity({
     amountCents: p.integer(),
     listenedSeconds: p.double().$type<number>().runtimeType('number').default(0),
     createdAt: p.datetime().onCreate(() => new Date()),
+    /** The payout that paid this line to the creator's verified holder; null while it waits (docs/creators.md#payouts). */
+    payout: () => p.manyToOne(Payout).nullable().deleteRule('restrict').index('reward_allocation_payout_idx'),
   },
   indexes: [{ name: 'reward_allocation_period_idx', properties: ['period', 'creatorKey'] }],
 });
@@ -182,4 +185,6 @@ export const paymentEntities = [
   TestPortalSession,
   Entitlement,
   RewardAllocation,
+  PayoutAccount,
+  Payout,
 ];

@@ -133,6 +133,8 @@ export class EarningsReportObject {
     description: 'From subscribers who listened to nothing: kept by mixcrate, never spread over other subscribers’ creators.',
   })
   unallocatedCents!: number;
+  @Field(() => Int, { description: 'Earned by creators nobody is verified for yet: held until a member is.' }) unclaimedCents!: number;
+  @Field(() => Int, { description: 'Paid to verified creators by payouts.' }) paidOutCents!: number;
   @Field(() => Int) creatorCount!: number;
   @Field(() => [CreatorEarningObject], { description: 'Largest first (up to `first`).' }) creators!: CreatorEarningObject[];
 

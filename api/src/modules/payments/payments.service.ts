@@ -9,10 +9,12 @@ import { BillingService } from './billing.service.js';
 import { CheckoutService } from './checkout.service.js';
 import { publishMix } from './commands/publish-mix.js';
 import { sweepPayments } from './commands/sweep-payments.js';
+import { CreatorEarningsService } from './creator-earnings.service.js';
 import { EarningsService } from './earnings.service.js';
 import { PaymentErrors, WrongBetaCodeError } from './payment.errors.js';
 import { publishInput } from './payment.inputs.js';
 import { PaymentsContext } from './payments-context.js';
+import { type CreatorHolders, PayoutsService } from './payouts.service.js';
 import { TestModeService } from './test-mode.service.js';
 import { WebhooksService } from './webhooks.service.js';
 
@@ -27,6 +29,8 @@ export class PaymentsService {
   readonly testMode: TestModeService;
   readonly billing: BillingService;
   readonly earnings: EarningsService;
+  readonly creatorEarnings: CreatorEarningsService;
+  readonly payouts: PayoutsService;
   private readonly context: PaymentsContext;
   private sweepTimer: NodeJS.Timeout | null = null;
 
@@ -37,12 +41,15 @@ export class PaymentsService {
     roles: RolesService,
     private readonly rateLimits: RateLimits,
     private readonly log: FastifyBaseLogger,
+    holders: CreatorHolders,
   ) {
     this.context = new PaymentsContext(orm, config);
     if (config.isProduction && this.context.testMode)
       log.warn('PAYMENTS_TEST_MODE=1: the local test-mode checkout takes the place of Stripe; anyone can "pay" without money');
     this.checkout = new CheckoutService(this.context);
-    this.webhooks = new WebhooksService(this.context);
+    this.payouts = new PayoutsService(this.context, roles, holders, log);
+    this.creatorEarnings = new CreatorEarningsService(this.context, holders);
+    this.webhooks = new WebhooksService(this.context, this.payouts);
     this.testMode = new TestModeService(this.context, this.checkout);
     this.billing = new BillingService(this.context, mixes);
     this.earnings = new EarningsService(this.context, roles);
@@ -76,9 +83,15 @@ export class PaymentsService {
     }
   }
 
-  /** Runs the payments sweep (see sweep-payments) now; the timer runs it every PAYMENTS_SWEEP_SECONDS. */
-  sweep(): Promise<{ settled: number }> {
-    return sweepPayments(this.context.orm, this.config.SUBSCRIPTION_GRACE_DAYS, this.context.testMode);
+  /**
+   * Runs the payments sweep (see sweep-payments) now, then this month's payouts where a payout provider is configured
+   * (one transfer per creator and month: the runs after the first pay only what failed); the timer runs it every
+   * PAYMENTS_SWEEP_SECONDS.
+   */
+  async sweep(): Promise<{ settled: number }> {
+    const swept = await sweepPayments(this.context.orm, this.config.SUBSCRIPTION_GRACE_DAYS, this.context.testMode);
+    if (this.context.stripe || this.context.testMode) await this.payouts.run();
+    return swept;
   }
 
   startSweeping(): void {

@@ -110,7 +110,4 @@ export function allocateSubscriber(poolCents: number, listens: ListenedMix[]): C
     .sort((a, b) => b.cents - a.cents || (a.key < b.key ? -1 : 1));
 }
 
-/** A catalogue creator's stable key: its catalogue id when it has one, else its name folded to lower case. */
-export function creatorKey(creator: { id: string | null; name: string }): string {
-  return creator.id ? `id:${creator.id}` : `name:${creator.name.trim().toLowerCase()}`;
-}
+export { creatorKey } from '../tracks/index.js';

@@ -5,7 +5,8 @@ import { fulfilCheckout } from './commands/fulfil-checkout.js';
 import { PaymentEvent } from './payment.entity.js';
 import { PaymentErrors } from './payment.errors.js';
 import type { PaymentsContext } from './payments-context.js';
-import { checkoutFacts, paidPeriodOf } from './providers/stripe-provider.js';
+import type { PayoutsService } from './payouts.service.js';
+import { checkoutFacts, paidPeriodOf, payoutAccountStatus } from './providers/stripe-provider.js';
 
 export interface WebhookOutcome {
   received: true;
@@ -14,7 +15,10 @@ export interface WebhookOutcome {
 
 /** Stripe's webhook: what each event changes, once. */
 export class WebhooksService {
-  constructor(private readonly context: PaymentsContext) {}
+  constructor(
+    private readonly context: PaymentsContext,
+    private readonly payouts: PayoutsService,
+  ) {}
 
   /**
    * A Stripe webhook: the signature is checked on the raw body (a mismatch, or no STRIPE_WEBHOOK_SECRET, is a 400 and
@@ -79,6 +83,11 @@ export class WebhooksService {
         const fetchedAt = new Date();
         if (!facts) return nothing;
         return (em) => applySubscription(em, 'stripe', facts, fetchedAt, graceDays);
+      }
+      case 'account.updated': {
+        // A creator's Connect account (docs/creators.md#payouts): whether Stripe lets it be paid now.
+        const account = event.data.object;
+        return (em) => this.payouts.applyAccountStatus(em, account.id, payoutAccountStatus(account));
       }
       default:
         return nothing;

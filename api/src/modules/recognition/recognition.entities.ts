@@ -1,6 +1,7 @@
-import { defineEntity, p } from '@mikro-orm/core';
+import { ArrayType, defineEntity, p } from '@mikro-orm/core';
 import { Mix } from '../mixes/mix.entity.js';
 import { Track } from '../tracks/track.entity.js';
+import { User } from '../users/user.entity.js';
 
 /**
  * The recognition index, derived from catalogue tracks' audio (see RecognitionService). Written and read with SQL
@@ -28,6 +29,25 @@ export const RecognitionFingerprint = defineEntity({
     reference: () => p.manyToOne(RecognitionReference).fieldName('reference_no').primary().deleteRule('cascade'),
     hash: p.integer().primary().index('recognition_fingerprint_hash_idx'),
     data: p.integer().primary(),
+  },
+});
+
+/**
+ * Reference audio that matched another owner's track when it was added (docs/creators.md#reference-audio): held here,
+ * fingerprinted, until a moderator decides; approved, it becomes the track's reference.
+ */
+export const PendingReference = defineEntity({
+  name: 'PendingReference',
+  tableName: 'pending_reference',
+  properties: {
+    id: p.uuid().primary(),
+    track: () => p.manyToOne(Track).deleteRule('cascade'),
+    user: () => p.manyToOne(User).deleteRule('cascade'),
+    matchedTrack: () => p.manyToOne(Track).nullable().deleteRule('set null'),
+    seconds: p.double().$type<number>().runtimeType('number'),
+    hashes: p.type(new ArrayType<number>((item) => Number(item))).columnType('int[]'),
+    data: p.type(new ArrayType<number>((item) => Number(item))).columnType('int[]'),
+    createdAt: p.datetime(),
   },
 });
 
@@ -59,4 +79,4 @@ export const RecognitionResult = defineEntity({
   },
 });
 
-export const recognitionEntities = [RecognitionReference, RecognitionFingerprint, RecognitionJob, RecognitionResult];
+export const recognitionEntities = [RecognitionReference, RecognitionFingerprint, PendingReference, RecognitionJob, RecognitionResult];

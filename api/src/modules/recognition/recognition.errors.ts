@@ -9,7 +9,9 @@ export const RecognitionErrors = {
   notYours: () => new ForbiddenError('Only the owner of this mix may see the tracks recognised in it'),
   trackNotFound: () => new NotFoundError('Track not found'),
   notYourTrack: () =>
-    new ForbiddenError("Only the track's creators and label may add its reference audio (or, for a manual track, the member who typed it)"),
+    new ForbiddenError("Only the track's verified creators and label, or a moderator, may add or remove its reference audio"),
+  noReference: () => new NotFoundError('This track has no reference audio'),
+  pendingGone: () => new NotFoundError('The reference audio behind this queue item no longer exists'),
   tooLarge: (maxBytes: number) => new PayloadTooLargeError(`Reference audio too large (max. ${megabytes(maxBytes)})`),
   notAudio: (why: string) => new InvalidInputError(`Reference audio must be an MP3 or WAV file we can decode: ${why}`),
   tooShort: (seconds: number) =>

@@ -15,7 +15,7 @@ export class RecognitionResolver {
 
   @Mutation(() => TrackReferenceObject, {
     description:
-      "Makes a finished resumable upload (its id or URL from /api/uploads: an MP3 or WAV) the reference audio of a track you own (its creators' or label's id is yours, or you typed it as a manual track): fingerprinted for recognition. The upload is used up.",
+      "Makes a finished resumable upload (its id or URL from /api/uploads: an MP3 or WAV) the reference audio of a track you are a verified creator or label of (or any track, for moderators): fingerprinted for recognition. Audio matching another owner's indexed track waits in the moderation queue (queued: true). The upload is used up.",
   })
   async addTrackReference(
     @Arg('trackId', () => ID) trackId: string,
@@ -23,6 +23,11 @@ export class RecognitionResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<TrackReferenceObject> {
     return TrackReferenceObject.from(await ctx.services.trackReferences.add(requireViewer(ctx.viewer), trackId, { uploadId: upload }));
+  }
+
+  @Mutation(() => Boolean, { description: 'Takes a track’s reference audio out of the index (the same people who may add it).' })
+  removeTrackReference(@Arg('trackId', () => ID) trackId: string, @Ctx() ctx: GraphQLContext): Promise<boolean> {
+    return ctx.services.trackReferences.remove(requireViewer(ctx.viewer), trackId);
   }
 
   @Subscription(() => MixRecognitionObject, {

@@ -113,6 +113,31 @@ export class RecognitionService {
     return summary;
   }
 
+  /**
+   * The other indexed track sharing the most of these fingerprint hashes, with how many it shares (a hash found on a
+   * reference counts once per entry there): how a new reference is checked against the index before it is accepted.
+   */
+  async closestReference(exceptTrackId: string, hashes: Uint32Array): Promise<{ trackId: string; hits: number } | null> {
+    const [row] = await this.em().execute<{ track_id: string; hits: number }[]>(
+      `select r.track_id, count(*)::int as hits
+         from recognition_fingerprint f join recognition_reference r on r.reference_no = f.reference_no
+        where f.hash = any(?::int4[]) and r.track_id <> ?
+        group by r.track_id order by hits desc, r.track_id limit 1`,
+      [intArray([...new Set(hashes)]), exceptTrackId],
+    );
+    return row ? { trackId: row.track_id, hits: row.hits } : null;
+  }
+
+  /** Takes a track's reference out of the index; answers whether it had one. */
+  async removeReference(trackId: string): Promise<boolean> {
+    const removed = await this.em().execute<{ reference_no: number }[]>(
+      'delete from recognition_reference where track_id = ? returning reference_no',
+      [trackId],
+    );
+    if (removed.length > 0) for (const listener of this.referenceListeners) listener();
+    return removed.length > 0;
+  }
+
   /** How many tracks are fingerprinted. */
   async referenceCount(): Promise<number> {
     const [row] = await this.em().execute<{ count: string }[]>('select count(*) as count from recognition_reference');

@@ -1,6 +1,6 @@
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import type { RecognisedTrack, RecognitionView } from './recognition-jobs.js';
-import type { TrackReferenceView } from './track-references.service.js';
+import type { ReferenceOutcome } from './track-references.service.js';
 
 export enum RecognitionStateEnum {
   PENDING = 'pending',
@@ -45,9 +45,13 @@ export class MixRecognitionObject {
 export class TrackReferenceObject {
   @Field(() => ID) trackId!: string;
   @Field(() => Float, { description: 'Seconds of audio fingerprinted.' }) seconds!: number;
-  @Field(() => Int, { description: 'Fingerprints stored.' }) fingerprints!: number;
+  @Field(() => Int, { description: 'Fingerprints stored (or held, when queued).' }) fingerprints!: number;
+  @Field(() => Boolean, {
+    description: 'The audio matches another owner’s indexed track: it waits for a moderator instead of entering the index.',
+  })
+  queued!: boolean;
 
-  static from(view: TrackReferenceView): TrackReferenceObject {
+  static from(view: ReferenceOutcome): TrackReferenceObject {
     return Object.assign(new TrackReferenceObject(), view);
   }
 }

@@ -2,28 +2,32 @@ import { describe, expect, it } from 'vitest';
 import { ForbiddenError, NotFoundError } from '../../shared/errors.js';
 import { referencePolicy } from './reference.policy.js';
 
-const ME = 'me';
-const catalogue = { isManual: false, namesViewer: false, tracklistOwners: [] as string[] };
-
-describe('who may add a track’s reference audio', () => {
-  it('lets the members a track names as creator or label', () => {
-    expect(() => referencePolicy.assertMayAddReference({ ...catalogue, namesViewer: true }, ME)).not.toThrow();
+describe('who may add or remove a track’s reference audio', () => {
+  it('lets a verified creator or label of the track, and moderators and operators', () => {
+    expect(() => referencePolicy.assertMayChange({ holdsTrack: true, role: 'member' })).not.toThrow();
+    expect(() => referencePolicy.assertMayChange({ holdsTrack: false, role: 'moderator' })).not.toThrow();
+    expect(() => referencePolicy.assertMayChange({ holdsTrack: false, role: 'operator' })).not.toThrow();
   });
 
-  it('refuses anyone else, even a DJ whose tracklists play the catalogue track', () => {
-    expect(() => referencePolicy.assertMayAddReference({ ...catalogue, tracklistOwners: [ME] }, ME)).toThrow(ForbiddenError);
-    expect(() => referencePolicy.assertMayAddReference(catalogue, ME)).toThrow(ForbiddenError);
-  });
-
-  it('lets the member who typed a manual track, when no one else’s tracklist holds it', () => {
-    const manual = { ...catalogue, isManual: true };
-    expect(referencePolicy.owns({ ...manual, tracklistOwners: [ME] }, ME)).toBe(true);
-    expect(referencePolicy.owns({ ...manual, tracklistOwners: ['other'] }, ME)).toBe(false);
-    expect(referencePolicy.owns({ ...manual, tracklistOwners: [ME, 'other'] }, ME)).toBe(false);
-    expect(referencePolicy.owns({ ...manual, tracklistOwners: [] }, ME)).toBe(false);
+  it('refuses anyone else: DJs who play the track and members who typed a manual one hold nothing', () => {
+    expect(() => referencePolicy.assertMayChange({ holdsTrack: false, role: 'member' })).toThrow(ForbiddenError);
   });
 
   it('answers not found for a track that does not exist', () => {
-    expect(() => referencePolicy.assertMayAddReference(null, ME)).toThrow(NotFoundError);
+    expect(() => referencePolicy.assertMayChange(null)).toThrow(NotFoundError);
+  });
+});
+
+describe('a reference that matches another track', () => {
+  it('counts as the same audio from a fifth of its fingerprints, and never from a handful', () => {
+    expect(referencePolicy.isDuplicate(200, 1000)).toBe(true);
+    expect(referencePolicy.isDuplicate(199, 1000)).toBe(false);
+    expect(referencePolicy.isDuplicate(49, 100)).toBe(false);
+  });
+
+  it('waits for a moderator unless the uploader holds the matched track too', () => {
+    expect(referencePolicy.needsReview(null)).toBe(false);
+    expect(referencePolicy.needsReview({ trackId: 't', heldByViewer: true })).toBe(false);
+    expect(referencePolicy.needsReview({ trackId: 't', heldByViewer: false })).toBe(true);
   });
 });

@@ -16,3 +16,32 @@ describe('rolePolicy', () => {
     expect(rolePolicy.parse('member')).toBeNull();
   });
 });
+
+describe('rolePolicy: moderation', () => {
+  test('moderators and operators review the queue; members do not', () => {
+    expect(rolePolicy.canModerate('moderator')).toBe(true);
+    expect(rolePolicy.canModerate('operator')).toBe(true);
+    expect(rolePolicy.canModerate('member')).toBe(false);
+    expect(() => rolePolicy.assertCanModerate('member')).toThrow(expect.objectContaining({ status: 403 }));
+  });
+
+  test('nobody decides an item they raised', () => {
+    expect(() => rolePolicy.assertMayDecide('moderator', 'me', 'me')).toThrow(expect.objectContaining({ status: 403 }));
+    expect(() => rolePolicy.assertMayDecide('operator', 'other', 'me')).not.toThrow();
+    expect(() => rolePolicy.assertMayDecide('member', 'other', 'me')).toThrow(expect.objectContaining({ status: 403 }));
+  });
+
+  test('only operators read the audit log and run payouts', () => {
+    expect(rolePolicy.canReadAudit('operator')).toBe(true);
+    expect(rolePolicy.canReadAudit('moderator')).toBe(false);
+    expect(rolePolicy.canRunPayouts('moderator')).toBe(false);
+    expect(() => rolePolicy.assertCanRunPayouts('member')).toThrow(expect.objectContaining({ status: 403 }));
+  });
+
+  test('only operators set moderators, and never on an operator', () => {
+    expect(() => rolePolicy.assertCanSetModerator('operator', 'member')).not.toThrow();
+    expect(() => rolePolicy.assertCanSetModerator('operator', 'moderator')).not.toThrow();
+    expect(() => rolePolicy.assertCanSetModerator('moderator', 'member')).toThrow(expect.objectContaining({ status: 403 }));
+    expect(() => rolePolicy.assertCanSetModerator('operator', 'operator')).toThrow(expect.objectContaining({ status: 403 }));
+  });
+});

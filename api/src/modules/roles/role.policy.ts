@@ -21,4 +21,46 @@ export const rolePolicy = {
   assertCanReadLedger(role: Role): void {
     if (!rolePolicy.canReadLedger(role)) throw new ForbiddenError('Only operators may read the creator rewards ledger');
   },
+
+  /** The moderation queue (claims, disputes, reference recordings; docs/moderation.md#queue): moderators and operators. */
+  canModerate(role: Role): boolean {
+    return role === 'moderator' || role === 'operator';
+  },
+
+  assertCanModerate(role: Role): void {
+    if (!rolePolicy.canModerate(role)) throw new ForbiddenError('Only moderators and operators may review the moderation queue');
+  },
+
+  /** Nobody decides an item they raised themselves (a moderator's own claim waits for another moderator). */
+  assertMayDecide(role: Role, raisedBy: string | null, actorId: string): void {
+    rolePolicy.assertCanModerate(role);
+    if (raisedBy === actorId) throw new ForbiddenError('Another moderator decides items you raised yourself');
+  },
+
+  /** The audit log (docs/moderation.md#audit-log): operators only. */
+  canReadAudit(role: Role): boolean {
+    return role === 'operator';
+  },
+
+  assertCanReadAudit(role: Role): void {
+    if (!rolePolicy.canReadAudit(role)) throw new ForbiddenError('Only operators may read the audit log');
+  },
+
+  /**
+   * Granting and revoking the moderator role in the web app: operators only, and never on an operator (granting would
+   * demote them; operators are made and unmade from the command line, docs/moderation.md#roles).
+   */
+  assertCanSetModerator(actor: Role, target: Role): void {
+    if (actor !== 'operator') throw new ForbiddenError('Only operators may grant or revoke the moderator role');
+    if (target === 'operator') throw new ForbiddenError('Operators are granted and revoked from the command line only');
+  },
+
+  /** Moving creators' money by hand (running the payout job from the app): operators only. */
+  canRunPayouts(role: Role): boolean {
+    return role === 'operator';
+  },
+
+  assertCanRunPayouts(role: Role): void {
+    if (!rolePolicy.canRunPayouts(role)) throw new ForbiddenError('Only operators may run payouts');
+  },
 } as const;

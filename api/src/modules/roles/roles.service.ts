@@ -40,6 +40,25 @@ export class RolesService {
     return (await em.nativeDelete(MemberRole, { user: user.id, role })) > 0;
   }
 
+  /** The member's role read in the caller's transaction, their row locked so two changes to one member queue up. */
+  async roleIn(em: EntityManager, userId: string): Promise<Role> {
+    const [held] = await em.execute<{ role: StaffRole }[]>('select role from member_role where user_id = ? for update', [userId]);
+    return held?.role ?? 'member';
+  }
+
+  /** Sets the member's staff role in the caller's transaction (null: a plain member again). */
+  async setIn(em: EntityManager, userId: string, role: StaffRole | null): Promise<void> {
+    if (role === null) {
+      await em.execute('delete from member_role where user_id = ?', [userId]);
+      return;
+    }
+    await em.execute(
+      `insert into member_role (user_id, role, granted_at) values (?, ?, now())
+       on conflict (user_id) do update set role = excluded.role, granted_at = excluded.granted_at`,
+      [userId, role],
+    );
+  }
+
   private parseRole(raw: string): StaffRole {
     const role = rolePolicy.parse(raw);
     if (!role) throw RoleErrors.unknownRole(raw);

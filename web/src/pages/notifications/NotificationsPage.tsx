@@ -25,19 +25,26 @@ function NotificationRow({ notification }: { notification: NotificationFieldsFra
   const unread = !notification.readAt;
   const [markRead, { loading }] = useMutation(MarkNotificationReadDocument, { refetchQueries: [UnreadNotificationCountDocument] });
   const what = notification.kind === 'FOLLOWED' ? 'followed you' : 'unfollowed you';
+  const claim = notification.kind === 'CLAIM_APPROVED' || notification.kind === 'CLAIM_REJECTED';
+  const claimWords =
+    notification.kind === 'CLAIM_APPROVED'
+      ? `You are verified as ${notification.detail ?? 'the name you claimed'}`
+      : `Your claim on ${notification.detail ?? 'a name'} was not approved`;
   return (
     <li className={[styles.item, unread ? styles.unread : ''].join(' ')}>
       <Avatar imageUrl={actor.imageUrl} name={name} size={44} />
       <span className={styles.text}>
         <span>
-          {actor.userName ? (
+          {claim ? (
+            claimWords
+          ) : actor.userName ? (
             <Link to={`/profile/${actor.userName}`} className={styles.who}>
               {name}
             </Link>
           ) : (
             <strong>{name}</strong>
-          )}{' '}
-          {what}
+          )}
+          {claim ? null : ` ${what}`}
           {unread ? <span className={styles.visuallyHidden}> (unread)</span> : null}
         </span>
         <span className={styles.muted}>
@@ -53,7 +60,7 @@ function NotificationRow({ notification }: { notification: NotificationFieldsFra
             className={buttons.secondary}
             disabled={loading}
             onClick={() => void markRead({ variables: { id: notification.id } }).catch(() => undefined)}
-            aria-label={`Mark read: ${name} ${what}`}
+            aria-label={claim ? `Mark read: ${claimWords}` : `Mark read: ${name} ${what}`}
           >
             Mark read
           </button>

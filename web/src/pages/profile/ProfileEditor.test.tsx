@@ -37,6 +37,7 @@ const ANA: ProfileFieldsFragment = {
   userType: 'DJ',
   userTypeLabel: 'DJ',
   bio: 'Deep house',
+  verifiedNames: [],
   imageUrl: null,
   createdAt: '2024-05-24T10:00:00.000Z',
   distanceKm: null,

@@ -24,6 +24,7 @@ function member(overrides: Partial<ProfileFieldsFragment>): ServedProfile {
     userType: 'DJ_CREATOR',
     userTypeLabel: 'DJ Creator',
     bio: 'Producer and label owner.',
+    verifiedNames: [],
     imageUrl: null,
     createdAt: '2024-05-24T10:00:00.000Z',
     distanceKm: 504.9,

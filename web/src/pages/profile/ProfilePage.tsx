@@ -3,6 +3,7 @@ import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { AppShell } from '../../components/AppShell';
 import buttons from '../../components/Button.module.css';
+import { ClaimForm, MyClaims } from '../../components/claims/ClaimForm';
 import { Spinner } from '../../components/Spinner';
 import { ProfileDocument, ProfileFollowCountsDocument } from '../../gql/graphql';
 import { useWindowWidth, WIDE_SCREEN } from '../../lib/use-window-width';
@@ -75,10 +76,14 @@ function Profile({ userName }: { userName: string }) {
         showDistance={!isOwner}
         actions={
           isOwner ? (
-            <button ref={editButton} type="button" className={buttons.secondary} onClick={() => setEditing(true)}>
-              <PencilIcon />
-              Edit profile
-            </button>
+            <>
+              <button ref={editButton} type="button" className={buttons.secondary} onClick={() => setEditing(true)}>
+                <PencilIcon />
+                Edit profile
+              </button>
+              <MyClaims />
+              <ClaimForm />
+            </>
           ) : (
             <>
               <FollowButton userId={user.id} following={Boolean(user.isFollowing)} name={name} />

@@ -67,6 +67,15 @@ export function ProfileView({
             <span>Joined {formatDate(user.createdAt)}</span>
             {distance ? <span>{distance} away</span> : null}
           </p>
+          {user.verifiedNames.length > 0 ? (
+            <p className={styles.facts}>
+              {user.verifiedNames.map((held) => (
+                <span key={`${held.subject}-${held.name}`} className={styles.verified}>
+                  <span aria-hidden="true">✓ </span>Verified {held.subject === 'LABEL' ? 'label' : 'creator'}: {held.name}
+                </span>
+              ))}
+            </p>
+          ) : null}
           <p className={styles.counts}>
             <strong>{user.followerCount}</strong> {user.followerCount === 1 ? 'follower' : 'followers'} ·{' '}
             <strong>{user.followingCount}</strong> following

@@ -35,6 +35,7 @@ const track = (edges: ReturnType<typeof edge>[], hasNextPage = false) => ({
   newRelease: true,
   creators: [{ __typename: 'Creator', id: 'a-1', name: 'Kora Vale' }],
   label: { __typename: 'TrackLabel', id: 'l-1', name: 'Deep Root' },
+  nameHolders: [],
   mixes: {
     __typename: 'TrackMixConnection',
     totalCount: edges.length + (hasNextPage ? 1 : 0),

@@ -4,8 +4,15 @@ import { Link, useParams } from 'react-router';
 import { useAuth } from '../../auth/auth';
 import { AppShell } from '../../components/AppShell';
 import buttons from '../../components/Button.module.css';
+import { ClaimForm } from '../../components/claims/ClaimForm';
 import { Spinner } from '../../components/Spinner';
-import { type TrackMixEdgeFieldsFragment, TrackMixesPageDocument, TrackPageDocument, type TrackPageQuery } from '../../gql/graphql';
+import {
+  ClaimSubject,
+  type TrackMixEdgeFieldsFragment,
+  TrackMixesPageDocument,
+  TrackPageDocument,
+  type TrackPageQuery,
+} from '../../gql/graphql';
 import { formatClock } from '../../lib/format';
 import { usePlayerMode } from '../../player/PlayerProvider';
 import styles from './TrackPage.module.css';
@@ -69,8 +76,24 @@ function MoreMixes({ trackId, after, signedIn }: { trackId: string; after: strin
 
 function TrackView({ track, signedIn }: { track: Track; signedIn: boolean }) {
   const [more, setMore] = useState<string | null>(null);
-  const creators = track.creators.map((creator) => creator.name).join(', ');
   const { mixes } = track;
+  // A credited name held by a verified member links to their profile (docs/creators.md#verified-creators).
+  const holderOf = (subject: ClaimSubject, name: string) =>
+    track.nameHolders.find((holder) => holder.subject === subject && holder.name === name)?.userName;
+  const credit = (subject: ClaimSubject, name: string) => {
+    const holder = holderOf(subject, name);
+    return holder ? (
+      <Link to={`/profile/${holder}`} title={`${name} is verified on mixcrate`}>
+        {name}
+      </Link>
+    ) : (
+      name
+    );
+  };
+  const claimable: { subject: ClaimSubject; name: string }[] = [
+    ...track.creators.map((creator) => ({ subject: 'CREATOR' as const, name: creator.name })),
+    ...(track.label ? [{ subject: 'LABEL' as const, name: track.label.name }] : []),
+  ];
   return (
     <article className={styles.page} aria-labelledby="track-title">
       <header className={styles.header}>
@@ -83,14 +106,22 @@ function TrackView({ track, signedIn }: { track: Track; signedIn: boolean }) {
           <h1 id="track-title" className={styles.title}>
             {track.title}
           </h1>
-          <div>{creators}</div>
-          {track.label ? <div className={styles.muted}>{track.label.name}</div> : null}
+          <div>
+            {track.creators.map((creator, index) => (
+              <span key={`${creator.id ?? ''}-${creator.name}`}>
+                {index > 0 ? ', ' : ''}
+                {credit('CREATOR', creator.name)}
+              </span>
+            ))}
+          </div>
+          {track.label ? <div className={styles.muted}>{credit('LABEL', track.label.name)}</div> : null}
           <div className={styles.badges}>
             {track.newRelease ? <span className={styles.badge}>New release</span> : null}
             {track.isManual ? <span className={styles.badge}>Added by hand</span> : null}
           </div>
         </div>
       </header>
+      {signedIn && claimable.length > 0 ? <ClaimForm names={claimable} trackId={track.id} /> : null}
       <section aria-labelledby="track-mixes">
         <h2 id="track-mixes" className={styles.sectionTitle}>
           Played in {mixes.totalCount} {mixes.totalCount === 1 ? 'mix' : 'mixes'}

@@ -1,7 +1,9 @@
 import Stripe from 'stripe';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../payment.entity.js';
 import { PaymentErrors } from '../payment.errors.js';
+import type { PayoutAccountStatus } from '../payout.entity.js';
 import type { CheckoutFacts, NewCheckout, PaidPeriod, PaymentProvider, SubscriptionFacts } from './payment-provider.js';
+import type { NewTransfer, PayoutProvider } from './payout-provider.js';
 
 export interface StripeOptions {
   secretKey: string;
@@ -72,8 +74,14 @@ export function paidPeriodOf(invoice: Stripe.Invoice, eventCreated: number): Pai
   };
 }
 
+/** A Connect account's readiness: payouts enabled is the one word that lets transfers reach the creator. */
+export function payoutAccountStatus(account: Pick<Stripe.Account, 'payouts_enabled' | 'details_submitted'>): PayoutAccountStatus {
+  if (account.payouts_enabled) return 'enabled';
+  return account.details_submitted ? 'restricted' : 'onboarding';
+}
+
 /** Stripe through its official SDK: Checkout for both purchases, the billing portal, lookups of sessions and subscriptions. */
-export class StripeProvider implements PaymentProvider {
+export class StripeProvider implements PaymentProvider, PayoutProvider {
   readonly name = 'stripe' as const;
   readonly stripe: Stripe;
 
@@ -137,6 +145,44 @@ export class StripeProvider implements PaymentProvider {
   async createPortal(_userId: string, customerRef: string, returnUrl: string): Promise<string> {
     const portal = await this.call(() => this.stripe.billingPortal.sessions.create({ customer: customerRef, return_url: returnUrl }));
     return portal.url;
+  }
+
+  /** A Stripe Connect Express account for a creator's payouts (docs/creators.md#payouts). */
+  async createAccount(userId: string, email: string): Promise<{ accountRef: string; status: PayoutAccountStatus }> {
+    const account = await this.call(() =>
+      this.stripe.accounts.create({
+        type: 'express',
+        email,
+        metadata: { userId },
+        capabilities: { transfers: { requested: true } },
+      }),
+    );
+    return { accountRef: account.id, status: payoutAccountStatus(account) };
+  }
+
+  /** Stripe's hosted Express onboarding for the account (a link works once, for a few minutes). */
+  async onboardingLink(accountRef: string, returnUrl: string, refreshUrl: string): Promise<string> {
+    const link = await this.call(() =>
+      this.stripe.accountLinks.create({ account: accountRef, type: 'account_onboarding', return_url: returnUrl, refresh_url: refreshUrl }),
+    );
+    return link.url;
+  }
+
+  /** A transfer to the creator's account; Stripe makes one transfer per idempotency key however often it is asked. */
+  async transfer(transfer: NewTransfer): Promise<{ transferRef: string }> {
+    const made = await this.call(() =>
+      this.stripe.transfers.create(
+        {
+          amount: transfer.amountCents,
+          currency: 'usd',
+          destination: transfer.accountRef,
+          transfer_group: `payout-${transfer.period}`,
+          metadata: { payoutId: transfer.payoutId, period: transfer.period },
+        },
+        { idempotencyKey: transfer.idempotencyKey },
+      ),
+    );
+    return { transferRef: made.id };
   }
 
   /** A webhook's event, verified against the raw body and its signature (throws on a mismatch). */
