@@ -287,17 +287,37 @@ export interface Scored {
   startErrors: number[];
   /** The same from the middle of the fade in (where the track becomes as loud as the one it replaces). */
   midFadeErrors: number[];
+  /** Per correct detection that reports them: |found speed - played speed|, |found pitch shift - heard| (semitones). */
+  speedErrors: number[];
+  pitchErrors: number[];
+  /** Confidences of the correct detections and of the false ones. */
+  trueConfidences: number[];
+  falseConfidences: number[];
+}
+
+/** What a detection may report besides its track and times. */
+export interface ScoredDetection {
+  track: number;
+  start: number;
+  end: number;
+  speed?: number;
+  pitchShift?: number;
+  confidence?: number;
 }
 
 /**
  * Scores detections against the truth: a detection is correct when it names the track of a catalogue play it
  * overlaps in time (each play counts once: a second detection of it is a false one).
  */
-export function score(truth: Truth[], detections: { track: number; start: number; end: number }[]): Scored {
+export function score(truth: Truth[], detections: ScoredDetection[]): Scored {
   const used = new Set<number>();
   let correct = 0;
   const startErrors: number[] = [];
   const midFadeErrors: number[] = [];
+  const speedErrors: number[] = [];
+  const pitchErrors: number[] = [];
+  const trueConfidences: number[] = [];
+  const falseConfidences: number[] = [];
   for (const detection of detections) {
     let best = -1;
     let bestOverlap = 0;
@@ -315,7 +335,10 @@ export function score(truth: Truth[], detections: { track: number; start: number
       const play = truth[best] as Truth;
       startErrors.push(Math.abs(detection.start - play.start));
       midFadeErrors.push(Math.abs(detection.start - (play.start + play.fadeInEnd) / 2));
-    }
+      if (detection.speed !== undefined) speedErrors.push(Math.abs(detection.speed - play.speed));
+      if (detection.pitchShift !== undefined) pitchErrors.push(Math.abs(detection.pitchShift - play.pitchShift));
+      if (detection.confidence !== undefined) trueConfidences.push(detection.confidence);
+    } else if (detection.confidence !== undefined) falseConfidences.push(detection.confidence);
   }
   return {
     plays: truth.length,
@@ -325,5 +348,9 @@ export function score(truth: Truth[], detections: { track: number; start: number
     falseDetections: detections.length - correct,
     startErrors,
     midFadeErrors,
+    speedErrors,
+    pitchErrors,
+    trueConfidences,
+    falseConfidences,
   };
 }
