@@ -157,8 +157,7 @@ describe('recognition of generated mixes', () => {
   it('survives speed changes of ±10–16% with the pitch following', () => expectFound(hard('±10–16% turntable'), 22, club));
   it('survives key-locked tempo changes of ±10–16%', () => expectFound(hard('±10–16% key lock'), 23, club));
   it('survives key shifts of ±1–2 semitones at the original tempo', () => expectFound(hard('key shift ±1–2 st'), 24, club));
-  it('survives key lock at ±4–12% with a key shift of ±1–2 semitones', () =>
-    expectFound(hard('key lock ±4–12% + ±1–2 st'), 25, club));
+  it('survives key lock at ±4–12% with a key shift of ±1–2 semitones', () => expectFound(hard('key lock ±4–12% + ±1–2 st'), 25, club));
 
   it('reads MP3 at 128 kbps as a stream, from rows read back from storage, reporting progress', async () => {
     const mix = planMix(SET, short({ ...(CONDITIONS[7] as MixCondition), noiseDb: null }), 16, 3);
@@ -184,7 +183,13 @@ describe('recognition of generated mixes', () => {
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
     expect(progress[progress.length - 1]).toBeGreaterThan(0.95);
     const named = nameDetections(detections, (track) => ({ trackId: `t${track}`, externalId: `x${track}`, title: `Track ${track}` }));
-    expect(named[0]).toMatchObject({ trackId: `t${detections[0]?.track}`, start: expect.any(Number), confidence: expect.any(Number) });
+    expect(named[0]).toMatchObject({
+      trackId: `t${detections[0]?.track}`,
+      start: expect.any(Number),
+      confidence: expect.any(Number),
+      speed: expect.any(Number),
+      pitchShift: expect.any(Number),
+    });
   });
 
   it('decodes MP3 to mono samples at the file rate', async () => {
