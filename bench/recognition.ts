@@ -136,16 +136,24 @@ interface Olaf {
   home: string;
 }
 
-async function olafSetup(set: TestSet): Promise<Olaf | null> {
+/** Olaf's home, where each reference's audio is written as it is rendered (rendering them twice took minutes). */
+async function olafHome(): Promise<Olaf | null> {
   if (!existsSync(OLAF)) return null;
   const home = await mkdtemp(join(tmpdir(), 'olaf-home-'));
   mkdirSync(join(home, '.olaf', 'db'), { recursive: true });
+  return { home };
+}
+
+function olafReference(olaf: Olaf, track: number, audio: Float32Array) {
+  writeFileSync(join(olaf.home, `ref-${track}.raw`), toOlafRaw(audio, TEST_SAMPLE_RATE));
+}
+
+async function olafSetup(olaf: Olaf | null, set: TestSet): Promise<Olaf | null> {
+  if (!olaf) return null;
+  const { home } = olaf;
   const args: string[] = ['store'];
-  for (const reference of set.references.filter((r) => r.known)) {
-    const raw = join(home, `ref-${reference.track}.raw`);
-    writeFileSync(raw, toOlafRaw(referenceAudio(reference), TEST_SAMPLE_RATE));
-    args.push(raw, `ref-${reference.track}.mp3`);
-  }
+  for (const reference of set.references.filter((r) => r.known))
+    args.push(join(home, `ref-${reference.track}.raw`), `ref-${reference.track}.mp3`);
   const stored = spawnSync(OLAF, args, { env: { ...process.env, HOME: home }, encoding: 'utf8' });
   if (stored.status !== 0) throw new Error(`olaf store failed: ${stored.stderr}`);
   return { home };
@@ -285,15 +293,20 @@ function grownIndex(
 async function runSeed(setSeed: number, everything: boolean) {
   console.log(`\n=== seed ${setSeed}${setSeed === TUNED_SEED ? ' (the one tuned on)' : ' (held out: never run while tuning)'} ===`);
   const set = testReferences(setSeed, KNOWN, UNKNOWN);
-  const cpu = process.cpuUsage();
   const real: { track: number; hashes: Uint32Array; data: Uint32Array }[] = [];
   let referenceSeconds = 0;
+  let fingerprintCpu = 0;
+  const home = await olafHome();
   for (const reference of set.references.filter((r) => r.known)) {
-    const fingerprints = fingerprintReference(referenceAudio(reference), TEST_SAMPLE_RATE);
+    const audio = referenceAudio(reference);
+    const cpu = process.cpuUsage();
+    const fingerprints = fingerprintReference(audio, TEST_SAMPLE_RATE);
+    const used = process.cpuUsage(cpu);
+    fingerprintCpu += (used.user + used.system) / 1e6;
     referenceSeconds += fingerprints.seconds;
     real.push({ track: reference.track, ...fingerprints });
+    if (home) olafReference(home, reference.track, audio);
   }
-  const referenceCpu = process.cpuUsage(cpu);
   const builder = new IndexBuilder();
   for (const r of real) builder.add(r.track, r);
   const index = builder.build();
@@ -302,10 +315,10 @@ async function runSeed(setSeed: number, everything: boolean) {
   console.log(
     `Index: ${(referenceHours).toFixed(2)} h of references, ${index.size} entries (${Math.round(entriesPerHour / 3600)} per second of audio); ` +
       `${((entriesPerHour * 12) / MB).toFixed(2)} MB per reference hour as 12-byte rows (hash, track, data), ${((index.bytes - (HASH_SPACE + 1) * 4) / referenceHours / MB).toFixed(2)} MB in memory with the tracks' root peaks ` +
-      `(+ ${Math.round(((HASH_SPACE + 1) * 4) / MB)} MB offset table once); references fingerprinted at ${Math.round(referenceSeconds / ((referenceCpu.user + referenceCpu.system) / 1e6))}x real time`,
+      `(+ ${Math.round(((HASH_SPACE + 1) * 4) / MB)} MB offset table once); references fingerprinted at ${Math.round(referenceSeconds / fingerprintCpu)}x real time`,
   );
 
-  const olaf = await olafSetup(set);
+  const olaf = await olafSetup(home, set);
   if (!olaf) console.log(`(Olaf not found at ${OLAF}: build it there with make compile_core for its rows)`);
   const rows: Row[] = [];
   const mixesByCondition = new Map<number, { file: string; truth: Truth[]; seconds: number }[]>();
@@ -339,8 +352,10 @@ async function runSeed(setSeed: number, everything: boolean) {
         speed: (hours * 3600) / olafRuns.reduce((n, r) => n + r.wall, 0),
         memory: olafRuns.some((r) => Number.isNaN(r.maxRss)) ? null : Math.max(...olafRuns.map((r) => r.maxRss)),
       });
+    // Each row as it completes, so a long run shows its figures before its end.
+    printTable(rows.slice(olaf ? -2 : -1));
   }
-  console.log('');
+  console.log(`\nseed ${setSeed}:`);
   printTable(rows);
   console.log(
     "(start err: median seconds from each found play's fade-in start, p90 its 90th percentile; mid-fade err: from the middle of its fade in;",
