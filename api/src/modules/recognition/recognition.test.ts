@@ -131,7 +131,8 @@ describe('fingerprints', () => {
   });
 });
 
-describe('recognition of generated mixes', () => {
+// Each case renders and recognises minutes of audio: seconds alone, a minute or more on a machine shared by several runs.
+describe('recognition of generated mixes', { timeout: 120_000 }, () => {
   it('finds every catalogue track of a mix with its times, and nothing for the tracks it does not know', () => {
     const { mix, detections } = expectFound(base, 11);
     expect(mix.plays.some((play) => !play.known)).toBe(true);
