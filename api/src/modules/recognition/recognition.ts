@@ -80,7 +80,8 @@ export function nameDetections(raw: RawDetection[], catalogue: (track: number) =
       end: Math.round(detection.end * 10) / 10,
       confidence: Math.round(detection.confidence * 1000) / 1000,
       speed: Math.round(detection.speed * 10_000) / 10_000,
-      pitchShift: Math.round(detection.pitchShift * 100) / 100,
+      // `|| 0`: no -0 (JSON writes it as 0).
+      pitchShift: Math.round(detection.pitchShift * 100) / 100 || 0,
     });
   }
   return named;
