@@ -6,7 +6,7 @@
  * tags or its name). Indexing a file again replaces its fingerprints.
  *
  * `npm run recognition -- identify FILE [--json]` prints the catalogue tracks playing in a mix, in time order: one
- * JSON object per line with --json (`externalId, trackId, title, start, end, confidence`), readable lines otherwise.
+ * JSON object per line with --json (`externalId, trackId, title, start, end, confidence, speed, pitchShift`), readable lines otherwise.
  */
 import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
@@ -133,10 +133,12 @@ async function identify(orm: Orm, file: string | undefined, json: boolean): Prom
   for (const d of detections) {
     if (json)
       process.stdout.write(
-        `${JSON.stringify({ externalId: d.externalId, trackId: d.trackId, title: d.title, start: d.start, end: d.end, confidence: d.confidence })}\n`,
+        `${JSON.stringify({ externalId: d.externalId, trackId: d.trackId, title: d.title, start: d.start, end: d.end, confidence: d.confidence, speed: d.speed, pitchShift: d.pitchShift })}\n`,
       );
     else
-      process.stdout.write(`${clock(d.start)} - ${clock(d.end)}  ${d.title}  [${d.externalId}]  confidence ${d.confidence.toFixed(2)}\n`);
+      process.stdout.write(
+        `${clock(d.start)} - ${clock(d.end)}  ${d.title}  [${d.externalId}]  confidence ${d.confidence.toFixed(2)}, speed ${((d.speed - 1) * 100).toFixed(1)}%, pitch ${d.pitchShift.toFixed(1)} st\n`,
+      );
   }
   if (!json && detections.length === 0) process.stdout.write('no catalogue track found\n');
   return 0;

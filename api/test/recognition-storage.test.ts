@@ -128,8 +128,15 @@ test('a mix is identified through the service and through the CLI, with its play
       start: d.start,
       end: d.end,
       confidence: d.confidence,
+      speed: d.speed,
+      pitchShift: d.pitchShift,
     })),
   );
+  // Each play is reported at the speed and pitch it was mixed at (this mix changes neither).
+  for (const detection of detections) {
+    expect(Math.abs(detection.speed - 1)).toBeLessThan(0.01);
+    expect(Math.abs(detection.pitchShift)).toBeLessThan(0.3);
+  }
   const readable = await cli(['identify', mixFile]);
   expect(readable.stdout.trim().split('\n')).toHaveLength(detections.length);
 }, 300_000);

@@ -81,7 +81,7 @@ export const rootPitch = (root: number) => (root & 127) / 2;
 const X_MARGIN = 0.2;
 const INTERVAL_MARGIN = 0.3;
 /** Semitones of pitch change the query allows for (±8% speed is ±1.33), plus the peaks' own uncertainty. */
-export const MAX_PITCH_SHIFT = 1.5;
+export const MAX_PITCH_SHIFT = 3.3;
 
 function cellsNear(value: number, cells: number, margin: number, out: number[]) {
   out.length = 0;

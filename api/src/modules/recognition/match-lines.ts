@@ -62,8 +62,6 @@ export function verifyLine(points: Point[], origin: number, settings: MatcherSet
   }
   const pitch = median(inliers.map((p) => p.p));
   inliers = inliers.filter((p) => Math.abs(p.p - pitch) <= 0.7);
-  const turntable = 12 * Math.log2(speed);
-  if (Math.abs(pitch) > 0.5 && Math.abs(pitch - turntable) > 0.5) return null;
   const anchors = new Set<number>();
   const seconds = new Set<number>();
   const bands = new Set<number>();
@@ -74,4 +72,39 @@ export function verifyLine(points: Point[], origin: number, settings: MatcherSet
   }
   if (anchors.size < settings.minAnchors || seconds.size < settings.minSeconds || bands.size < settings.minBands) return null;
   return { line: { at, origin, speed, pitch }, points: inliers };
+}
+
+/**
+ * The line refitted to all of a segment's anchors (keys of anchorKey), so its speed is measured over the whole play,
+ * not one window. Looped music gives windows lines at several places of the reference (a bar or a phrase apart): the
+ * anchors form parallel bands. Each band keeps its own offset and all share one slope (least squares within bands).
+ */
+export function refitLine(line: Line, anchors: ReadonlySet<number>, tolerance: number): Line {
+  const points: { x: number; e: number }[] = [];
+  for (const key of anchors) {
+    const q = Math.floor(key / 524_288);
+    const x = q - line.origin;
+    points.push({ x, e: key - q * 524_288 - (line.at + line.speed * x) });
+  }
+  points.sort((a, b) => a.e - b.e);
+  let sxx = 0;
+  let sxe = 0;
+  let own: { x: number; e: number } | null = null;
+  for (let from = 0; from < points.length; ) {
+    let to = from + 1;
+    while (to < points.length && (points[to] as { e: number }).e - (points[to - 1] as { e: number }).e <= 3 * tolerance) to += 1;
+    const band = points.slice(from, to);
+    from = to;
+    if (band.length < 3) continue;
+    const mx = band.reduce((sum, p) => sum + p.x, 0) / band.length;
+    const me = band.reduce((sum, p) => sum + p.e, 0) / band.length;
+    for (const p of band) {
+      sxx += (p.x - mx) ** 2;
+      sxe += (p.x - mx) * (p.e - me);
+    }
+    if (band.some((p) => Math.abs(p.e) <= tolerance)) own = { x: mx, e: me };
+  }
+  if (!own || sxx < (4 * FRAMES_PER_SECOND) ** 2 * 10) return line;
+  const drift = sxe / sxx;
+  return { ...line, speed: line.speed + drift, at: line.at + own.e - drift * own.x };
 }

@@ -44,7 +44,7 @@ export const DEFAULT_MATCHER_SETTINGS: MatcherSettings = {
   blockSeconds: 4,
   windowBlocks: 4,
   historyBlocks: 12,
-  maxSpeedChange: 0.12,
+  maxSpeedChange: 0.17,
   minVotes: 6,
   minAnchors: 12,
   minSeconds: 4,

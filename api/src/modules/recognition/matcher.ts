@@ -18,7 +18,7 @@
 
 import { entryPitch, entrySpan, entryTime, FingerprintExtractor, MAX_PITCH_SHIFT, probeKeys } from './fingerprint.js';
 import type { EntryVisitor, FingerprintIndex } from './fingerprint-index.js';
-import { anchorKey, type Line, onLine, type Point, verifyLine } from './match-lines.js';
+import { anchorKey, type Line, onLine, type Point, refitLine, verifyLine } from './match-lines.js';
 import { earliestPlaying, PeakHistory } from './match-onset.js';
 import { Counter, MatchBlock, votedCandidates } from './match-voting.js';
 import { DEFAULT_MATCHER_SETTINGS, FRAMES_PER_SECOND, frameToSeconds, type MatcherSettings } from './matcher-settings.js';
@@ -100,8 +100,6 @@ export class RecognitionSession {
         if (speed < minSpeed || speed > maxSpeed) return;
         const pitch = quad.pitch - entryPitch(data);
         if (pitch > MAX_PITCH_SHIFT + 0.25 || pitch < -MAX_PITCH_SHIFT - 0.25) return;
-        // A turntable (pitch follows speed) or key lock (no pitch change): the span's speed is rough, hence the slack.
-        if (Math.abs(pitch) > 0.6 && Math.abs(pitch - 12 * Math.log2(speed)) > 0.9) return;
         session.current.add(track, quad.time, entryTime(data), speed, pitch, quad.pitch);
         session.matchCount += 1;
       },
@@ -214,6 +212,7 @@ export class RecognitionSession {
 
   private close(segment: Segment) {
     segment.count = segment.anchors.size;
+    segment.line = refitLine(segment.line, segment.anchors, this.settings.tolerance);
     segment.anchors = new Set();
     this.closed.push(segment);
   }
@@ -270,9 +269,11 @@ export class RecognitionSession {
     const kept: Segment[] = [];
     for (const segment of strong) {
       const length = Math.max(1, segment.end - segment.start);
+      // A track played between two others overlaps each by its blends (and by a start found early): only a much
+      // weaker segment over the same stretch is the echo of a stronger one.
       const clash = kept.some((other) => {
         const overlap = Math.min(other.end, segment.end) - Math.max(other.start, segment.start);
-        return overlap > 0.5 * length;
+        return overlap > 0.5 * length && segment.count < 0.5 * other.count;
       });
       if (!clash) kept.push(segment);
     }

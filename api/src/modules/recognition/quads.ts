@@ -8,8 +8,8 @@ export const QUAD = {
   maxSpan: 80,
   /** C, D and B stay within this many semitones of A. */
   range: 12,
-  /** The query's window is wider by this factor both ways: speeds up to ±12% keep their quads inside it. */
-  stretch: 1.12,
+  /** The query's window is wider by this factor both ways: speeds up to ±16% keep their quads inside it. */
+  stretch: 1.2,
 };
 
 export type Mode = 'reference' | 'query';

@@ -18,7 +18,7 @@ export interface IdentifyProgress {
   /** Detections closed so far (more may follow; overlaps are resolved at the end). */
   detections: number;
   /** Catalogue tracks found so far, in time order (provisional: `identify`'s answer has the final word). */
-  found: Omit<Detection, 'confidence'>[];
+  found: Omit<Detection, 'confidence' | 'speed' | 'pitchShift'>[];
 }
 
 export interface IdentifyOptions {
@@ -210,7 +210,7 @@ export class RecognitionService {
       source,
       onProgress &&
         ((progress) => {
-          const found: Omit<Detection, 'confidence'>[] = [];
+          const found: Omit<Detection, 'confidence' | 'speed' | 'pitchShift'>[] = [];
           for (const hit of progress.found) {
             const track = catalogue.get(hit.track);
             if (track) found.push({ ...track, start: Math.round(hit.start * 10) / 10, end: Math.round(hit.end * 10) / 10 });

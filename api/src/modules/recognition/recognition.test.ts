@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   CONDITIONS,
+  HARD_CONDITIONS,
   type MixCondition,
   planMix,
   referenceAudio,
@@ -44,8 +45,8 @@ function recognise(samples: Float32Array, index = catalogueIndex()): RawDetectio
   return session.finish();
 }
 
-function expectFound(condition: MixCondition, seed: number) {
-  const mix = planMix(SET, short(condition), seed, 3);
+function expectFound(condition: MixCondition, seed: number, plan = short) {
+  const mix = planMix(SET, plan(condition), seed, 3);
   const truth = truthOf(mix);
   const detections = recognise(renderMix(SET, mix));
   const result = score(truth, detections);
@@ -56,10 +57,11 @@ function expectFound(condition: MixCondition, seed: number) {
   const errors = [...result.startErrors].sort((a, b) => a - b);
   expect(errors[errors.length >> 1]).toBeLessThan(5);
   for (const error of errors) expect(error).toBeLessThan(15);
-  // The speed each play was found at is the speed it was played at.
+  // The speed and pitch shift each play was found at are those it was played at.
   for (const detection of detections) {
     const play = truth.find((t) => t.track === detection.track);
     expect(Math.abs(detection.speed - (play?.speed ?? 0))).toBeLessThan(0.01);
+    expect(Math.abs(detection.pitchShift - (play?.pitchShift ?? 99))).toBeLessThan(0.3);
   }
   return { mix, detections };
 }
@@ -129,7 +131,8 @@ describe('fingerprints', () => {
   });
 });
 
-describe('recognition of generated mixes', () => {
+// Each case renders and recognises minutes of audio: seconds alone, a minute or more on a machine shared by several runs.
+describe('recognition of generated mixes', { timeout: 120_000 }, () => {
   it('finds every catalogue track of a mix with its times, and nothing for the tracks it does not know', () => {
     const { mix, detections } = expectFound(base, 11);
     expect(mix.plays.some((play) => !play.known)).toBe(true);
@@ -147,6 +150,15 @@ describe('recognition of generated mixes', () => {
   it('survives key-locked tempo changes of ±6%', () => expectFound(CONDITIONS[3] as MixCondition, 13));
   it('survives EQ and filter sweeps', () => expectFound(CONDITIONS[4] as MixCondition, 14));
   it('survives noise at 10 dB SNR', () => expectFound(CONDITIONS[5] as MixCondition, 15));
+
+  // The club conditions as they are (30-45 s plays, 8-16 s blends, reverb, noise), a quarter of the plays unknown.
+  const club = (condition: MixCondition): MixCondition => ({ ...condition, unknownShare: 0.25 });
+  const hard = (name: string) => HARD_CONDITIONS.find((condition) => condition.name === name) as MixCondition;
+  it('finds 30-45 s plays in a reverberant room', () => expectFound(hard('30–45 s plays, reverb, 64 kbps'), 21, club));
+  it('survives speed changes of ±10–16% with the pitch following', () => expectFound(hard('±10–16% turntable'), 22, club));
+  it('survives key-locked tempo changes of ±10–16%', () => expectFound(hard('±10–16% key lock'), 23, club));
+  it('survives key shifts of ±1–2 semitones at the original tempo', () => expectFound(hard('key shift ±1–2 st'), 24, club));
+  it('survives key lock at ±4–12% with a key shift of ±1–2 semitones', () => expectFound(hard('key lock ±4–12% + ±1–2 st'), 25, club));
 
   it('reads MP3 at 128 kbps as a stream, from rows read back from storage, reporting progress', async () => {
     const mix = planMix(SET, short({ ...(CONDITIONS[7] as MixCondition), noiseDb: null }), 16, 3);
@@ -172,7 +184,13 @@ describe('recognition of generated mixes', () => {
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
     expect(progress[progress.length - 1]).toBeGreaterThan(0.95);
     const named = nameDetections(detections, (track) => ({ trackId: `t${track}`, externalId: `x${track}`, title: `Track ${track}` }));
-    expect(named[0]).toMatchObject({ trackId: `t${detections[0]?.track}`, start: expect.any(Number), confidence: expect.any(Number) });
+    expect(named[0]).toMatchObject({
+      trackId: `t${detections[0]?.track}`,
+      start: expect.any(Number),
+      confidence: expect.any(Number),
+      speed: expect.any(Number),
+      pitchShift: expect.any(Number),
+    });
   });
 
   it('decodes MP3 to mono samples at the file rate', async () => {

@@ -29,6 +29,9 @@ export interface Detection extends CatalogueTrack {
   start: number;
   end: number;
   confidence: number;
+  /** The speed it was played at (1.1: 10% faster) and the pitch shift heard, in semitones (a turntable's, a key shift, or both). */
+  speed: number;
+  pitchShift: number;
 }
 
 /**
@@ -76,6 +79,9 @@ export function nameDetections(raw: RawDetection[], catalogue: (track: number) =
       start: Math.round(detection.start * 10) / 10,
       end: Math.round(detection.end * 10) / 10,
       confidence: Math.round(detection.confidence * 1000) / 1000,
+      speed: Math.round(detection.speed * 10_000) / 10_000,
+      // `|| 0`: no -0 (JSON writes it as 0).
+      pitchShift: Math.round(detection.pitchShift * 100) / 100 || 0,
     });
   }
   return named;

@@ -6,7 +6,7 @@
 
 import { type ReferenceRecipe, referenceRecipe, renderReference } from '../../../src/demo-world/synth.js';
 import { Random } from '../../../src/shared/random.js';
-import { addPinkNoise, applyEq, type EqMove, resample, timeStretch } from './transforms.js';
+import { addPinkNoise, addReverb, applyEq, type EqMove, speedAndPitch } from './transforms.js';
 
 /** Mixes and references are rendered at this rate (mono), as the demo world's audio is. */
 export const TEST_SAMPLE_RATE = 22_050;
@@ -52,6 +52,12 @@ export interface MixCondition {
   crossfade: [number, number];
   /** Share of plays from outside the catalogue. */
   unknownShare: number;
+  /** Absolute key shift range in semitones (sign random per play) on top of the speed mode; none when absent. */
+  keyShift?: [number, number];
+  /** Room reverb over the whole mix (decay seconds). */
+  reverb?: number;
+  /** MP3 bitrate of the mix (kbps); 128 when absent. */
+  kbps?: number;
 }
 
 const BASE: Omit<MixCondition, 'name'> = {
@@ -64,6 +70,19 @@ const BASE: Omit<MixCondition, 'name'> = {
   unknownShare: 0.2,
 };
 
+/** What a club adds to the wider conditions: 30-45 s plays with 8-16 s blends, room reverb, noise, MP3 at 64 kbps. */
+const CLUB: Omit<MixCondition, 'name'> = { ...BASE, play: [30, 45], crossfade: [8, 16], reverb: 0.8, noiseDb: 20, kbps: 64 };
+
+/** The wide conditions: ±10-16% speed both ways, key shifts of 1-2 semitones, and both at once, in a club. */
+export const HARD_CONDITIONS: MixCondition[] = [
+  { ...CLUB, name: '30–45 s plays, reverb, 64 kbps' },
+  { ...CLUB, name: '±10–16% turntable', speed: [0.1, 0.16] },
+  { ...CLUB, name: '±10–16% key lock', speed: [0.1, 0.16], speedMode: 'keylock' },
+  { ...CLUB, name: 'key shift ±1–2 st', keyShift: [1, 2] },
+  { ...CLUB, name: 'key lock ±4–12% + ±1–2 st', speed: [0.04, 0.12], speedMode: 'keylock', keyShift: [1, 2] },
+  { ...CLUB, name: 'all of these at once', speed: [0, 0.16], speedMode: 'either', keyShift: [0, 2], eq: true },
+];
+
 /** The benchmark's conditions: each row of its table (all with MP3 at 128 kbps, long crossfades, unknown tracks). */
 export const CONDITIONS: MixCondition[] = [
   { ...BASE, name: '0%' },
@@ -74,6 +93,7 @@ export const CONDITIONS: MixCondition[] = [
   { ...BASE, name: 'noise 10 dB SNR', noiseDb: 10 },
   { ...BASE, name: '60 s plays', play: [60, 60] },
   { ...BASE, name: 'everything at once', speed: [0, 0.08], speedMode: 'either', eq: true, noiseDb: 10, play: [60, 120] },
+  ...HARD_CONDITIONS,
 ];
 
 export interface PlannedPlay {
@@ -83,6 +103,8 @@ export interface PlannedPlay {
   sourceStart: number;
   speed: number;
   keyLock: boolean;
+  /** Key shift in semitones on top of what the speed does to the pitch. */
+  keyShift: number;
   /** Seconds in the mix: fade-in start, fade-in end, fade-out start, fade-out end. */
   start: number;
   fadeInEnd: number;
@@ -121,6 +143,11 @@ export function planMix(set: TestSet, condition: MixCondition, seed: number, min
     const change = random.between(condition.speed[0], condition.speed[1]);
     const speed = 1 + (random.chance(0.5) ? change : -change);
     const keyLock = condition.speedMode === 'keylock' || (condition.speedMode === 'either' && random.chance(0.5));
+    // Drawn only when the condition shifts keys, so the older conditions' mixes stay as they were. A key shift comes
+    // with key lock (Key Sync, pitch'n'time) or at the original tempo; a turntable's pitch only follows its speed.
+    const shift = condition.keyShift ? random.between(condition.keyShift[0], condition.keyShift[1]) : 0;
+    const signed = shift === 0 ? 0 : random.chance(0.5) ? shift : -shift;
+    const keyShift = keyLock || condition.speed[1] === 0 ? signed : 0;
     const fadeOut = random.between(condition.crossfade[0], condition.crossfade[1]);
     const duration = reference.recipe.durationSeconds;
     // The reference must last the whole play at its speed.
@@ -170,6 +197,7 @@ export function planMix(set: TestSet, condition: MixCondition, seed: number, min
       sourceStart,
       speed,
       keyLock,
+      keyShift,
       start,
       fadeInEnd: start + fadeIn,
       fadeOutStart: end - fadeOut,
@@ -199,11 +227,9 @@ export function renderMix(set: TestSet, mix: PlannedMix): Float32Array {
     const length = Math.round(heard * rate);
     const source = renderReference(reference.recipe, rate, play.sourceStart, play.sourceStart + heard * play.speed + 0.2);
     const audio =
-      play.speed === 1
+      play.speed === 1 && play.keyShift === 0
         ? source.slice(0, length)
-        : play.keyLock
-          ? timeStretch(source, play.speed, length)
-          : resample(source, play.speed, length);
+        : speedAndPitch(source, play.speed, play.keyLock, play.keyShift, length);
     applyEq(audio, rate, play.eq);
     const offset = Math.round(play.start * rate);
     const fadeIn = Math.round((play.fadeInEnd - play.start) * rate);
@@ -217,6 +243,7 @@ export function renderMix(set: TestSet, mix: PlannedMix): Float32Array {
       out[offset + i] += (audio[i] as number) * gain;
     }
   }
+  if (mix.condition.reverb) addReverb(out, rate, mix.condition.reverb, 0.3);
   if (mix.condition.noiseDb !== null) addPinkNoise(out, mix.condition.noiseDb, new Random(mix.seed * 13 + 5));
   let loudest = 0;
   for (let i = 0; i < out.length; i += 1) loudest = Math.max(loudest, Math.abs(out[i] as number));
@@ -233,12 +260,22 @@ export interface Truth {
   end: number;
   speed: number;
   keyLock: boolean;
+  /** The pitch change heard, semitones (the speed's on a turntable, plus any key shift). */
+  pitchShift: number;
 }
 
 export const truthOf = (mix: PlannedMix): Truth[] =>
   mix.plays
     .filter((p) => p.known)
-    .map((p) => ({ track: p.track, start: p.start, fadeInEnd: p.fadeInEnd, end: p.end, speed: p.speed, keyLock: p.keyLock }));
+    .map((p) => ({
+      track: p.track,
+      start: p.start,
+      fadeInEnd: p.fadeInEnd,
+      end: p.end,
+      speed: p.speed,
+      keyLock: p.keyLock,
+      pitchShift: (p.keyLock ? 0 : 12 * Math.log2(p.speed)) + p.keyShift,
+    }));
 
 export interface Scored {
   plays: number;
@@ -250,17 +287,37 @@ export interface Scored {
   startErrors: number[];
   /** The same from the middle of the fade in (where the track becomes as loud as the one it replaces). */
   midFadeErrors: number[];
+  /** Per correct detection that reports them: |found speed - played speed|, |found pitch shift - heard| (semitones). */
+  speedErrors: number[];
+  pitchErrors: number[];
+  /** Confidences of the correct detections and of the false ones. */
+  trueConfidences: number[];
+  falseConfidences: number[];
+}
+
+/** What a detection may report besides its track and times. */
+export interface ScoredDetection {
+  track: number;
+  start: number;
+  end: number;
+  speed?: number;
+  pitchShift?: number;
+  confidence?: number;
 }
 
 /**
  * Scores detections against the truth: a detection is correct when it names the track of a catalogue play it
  * overlaps in time (each play counts once: a second detection of it is a false one).
  */
-export function score(truth: Truth[], detections: { track: number; start: number; end: number }[]): Scored {
+export function score(truth: Truth[], detections: ScoredDetection[]): Scored {
   const used = new Set<number>();
   let correct = 0;
   const startErrors: number[] = [];
   const midFadeErrors: number[] = [];
+  const speedErrors: number[] = [];
+  const pitchErrors: number[] = [];
+  const trueConfidences: number[] = [];
+  const falseConfidences: number[] = [];
   for (const detection of detections) {
     let best = -1;
     let bestOverlap = 0;
@@ -278,7 +335,10 @@ export function score(truth: Truth[], detections: { track: number; start: number
       const play = truth[best] as Truth;
       startErrors.push(Math.abs(detection.start - play.start));
       midFadeErrors.push(Math.abs(detection.start - (play.start + play.fadeInEnd) / 2));
-    }
+      if (detection.speed !== undefined) speedErrors.push(Math.abs(detection.speed - play.speed));
+      if (detection.pitchShift !== undefined) pitchErrors.push(Math.abs(detection.pitchShift - play.pitchShift));
+      if (detection.confidence !== undefined) trueConfidences.push(detection.confidence);
+    } else if (detection.confidence !== undefined) falseConfidences.push(detection.confidence);
   }
   return {
     plays: truth.length,
@@ -288,5 +348,9 @@ export function score(truth: Truth[], detections: { track: number; start: number
     falseDetections: detections.length - correct,
     startErrors,
     midFadeErrors,
+    speedErrors,
+    pitchErrors,
+    trueConfidences,
+    falseConfidences,
   };
 }

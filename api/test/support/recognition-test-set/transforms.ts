@@ -59,6 +59,49 @@ export function timeStretch(source: Float32Array, speed: number, length: number)
   return out.subarray(0, length);
 }
 
+/**
+ * Plays `source` at `speed` with the pitch moved by `semitones` (Key Sync, pitch'n'time; with `keyLock` off the
+ * pitch follows the speed first, as on a turntable): WSOLA to the tempo the resampling will leave, then resampling
+ * by the pitch ratio.
+ */
+export function speedAndPitch(source: Float32Array, speed: number, keyLock: boolean, semitones: number, length: number): Float32Array {
+  const ratio = (keyLock ? 1 : speed) * 2 ** (semitones / 12);
+  if (Math.abs(ratio - speed) < 1e-9) return resample(source, speed, length);
+  const stretched = timeStretch(source, speed / ratio, Math.ceil(length * ratio) + 4);
+  return Math.abs(ratio - 1) < 1e-9 ? stretched.slice(0, length) : resample(stretched, ratio, length);
+}
+
+/**
+ * A room's reverb, in place: Schroeder's four parallel feedback combs (29.7-43.7 ms, decaying 60 dB in `seconds`)
+ * and two all-passes, mixed in at `wet`.
+ */
+export function addReverb(samples: Float32Array, sampleRate: number, seconds: number, wet: number) {
+  const combs = [0.0297, 0.0371, 0.0411, 0.0437].map((delay) => {
+    const size = Math.round(delay * sampleRate);
+    return { buffer: new Float32Array(size), at: 0, gain: 10 ** ((-3 * delay) / seconds) };
+  });
+  const passes = [0.005, 0.0017].map((delay) => ({ buffer: new Float32Array(Math.round(delay * sampleRate)), at: 0 }));
+  for (let i = 0; i < samples.length; i += 1) {
+    const dry = samples[i] as number;
+    let sum = 0;
+    for (const comb of combs) {
+      const out = comb.buffer[comb.at] as number;
+      comb.buffer[comb.at] = dry + out * comb.gain;
+      comb.at = (comb.at + 1) % comb.buffer.length;
+      sum += out;
+    }
+    let y = sum / combs.length;
+    for (const pass of passes) {
+      const delayed = pass.buffer[pass.at] as number;
+      const input = y + 0.7 * delayed;
+      pass.buffer[pass.at] = input;
+      pass.at = (pass.at + 1) % pass.buffer.length;
+      y = delayed - 0.7 * input;
+    }
+    samples[i] = dry * (1 - wet) + y * wet * 2;
+  }
+}
+
 /** A biquad filter whose coefficients can change as it runs (RBJ cookbook). */
 export class Biquad {
   private b0 = 1;
