@@ -122,6 +122,14 @@ export const DISPLAY_NAME_MAX = 50;
 export const EMAIL_MAX = 254;
 /** The earnings report's creator filter (the ledger stores creator names up to this length). */
 export const EARNINGS_CREATOR_MAX = 255;
+/** What a search looks for, once trimmed (docs/search.md#calls). */
+export const SEARCH_QUERY_MAX = 100;
+/** A creator claim's note for the moderators (docs/creators.md). */
+export const CLAIM_NOTE_MAX = 2000;
+/** The reason a moderator or an operator gives for a decision (docs/moderation.md). */
+export const MODERATION_REASON_MAX = 1000;
+/** The member an operator names to make a moderator: their user name or e-mail. */
+export const MEMBER_REFERENCE_MAX = 320;
 
 // ---- Accounts --------------------------------------------------------------------------------------------------
 

@@ -13,12 +13,12 @@ import { Migration20261203000000_members_removed } from './Migration202612030000
 import { Migration20261204000000_location_cells } from './Migration20261204000000_location_cells.js';
 import { Migration20261205000000_sessions } from './Migration20261205000000_sessions.js';
 import { Migration20261210000000_member_roles } from './Migration20261210000000_member_roles.js';
-import { Migration20261221000000_tracklist_versions } from './Migration20261221000000_tracklist_versions.js';
-import { Migration20261222000000_search } from './Migration20261222000000_search.js';
-import { Migration20261223000000_recommendations } from './Migration20261223000000_recommendations.js';
 import { Migration20261220000000_moderation_claims } from './Migration20261220000000_moderation_claims.js';
 import { Migration20261220010000_pending_references } from './Migration20261220010000_pending_references.js';
 import { Migration20261220020000_payouts } from './Migration20261220020000_payouts.js';
+import { Migration20261221000000_tracklist_versions } from './Migration20261221000000_tracklist_versions.js';
+import { Migration20261222000000_search } from './Migration20261222000000_search.js';
+import { Migration20261223000000_recommendations } from './Migration20261223000000_recommendations.js';
 
 /** Every migration, in order. Listed explicitly so discovery does not depend on file globs or the build tool. */
 export const migrations = [

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { idOrNull, text } from '../../shared/inputs.js';
+import { CLAIM_NOTE_MAX, TRACK_CREATOR_MAX } from '../../shared/rules.js';
 import { creatorInputMessages as messages } from './creator.errors.js';
 import { CLAIM_SUBJECTS } from './creator-claim.entity.js';
 
 export const EVIDENCE_MAX = 5;
-export const NOTE_MAX = 2000;
 
 const link = text(500).pipe(
   z.string().refine((value) => {
@@ -26,9 +26,9 @@ export const claimInput = z.object({
       value === undefined || value === null || value === '' ? undefined : idOrNull.parse(value),
     ),
   subject: z.enum(CLAIM_SUBJECTS, { error: messages.subject }),
-  name: text(200).pipe(z.string().min(1, messages.name)),
+  name: text(TRACK_CREATOR_MAX).pipe(z.string().min(1, messages.name)),
   evidence: z.array(link, { error: messages.evidence }).min(1, messages.evidence).max(EVIDENCE_MAX, messages.evidence),
-  note: text(NOTE_MAX)
+  note: text(CLAIM_NOTE_MAX)
     .nullish()
     .transform((value) => value ?? ''),
 });

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { idOrNull, pageNumber, pageSize, text } from '../../shared/inputs.js';
+import { MEMBER_REFERENCE_MAX, MODERATION_REASON_MAX } from '../../shared/rules.js';
 import { QUEUE_STATUSES } from './moderation.entities.js';
 import { moderationInputMessages as messages } from './moderation.errors.js';
 
 /** The most rows one page of the queue or the audit log holds. */
 export const MODERATION_PAGE_MAX = 100;
-export const REASON_MAX = 1000;
 
 const page = {
   page: pageNumber(0)
@@ -29,15 +29,15 @@ export const auditInput = z.object(page);
 export const decisionInput = z.object({
   itemId: idOrNull,
   decision: z.enum(['approve', 'reject'], { error: messages.decision }),
-  reason: text(REASON_MAX)
+  reason: text(MODERATION_REASON_MAX)
     .nullish()
     .transform((value) => value || null),
 });
 
 export const moderatorInput = z.object({
-  member: text(320).pipe(z.string().min(1, messages.member)),
+  member: text(MEMBER_REFERENCE_MAX).pipe(z.string().min(1, messages.member)),
   grant: z.boolean(),
-  reason: text(REASON_MAX)
+  reason: text(MODERATION_REASON_MAX)
     .nullish()
     .transform((value) => value || null),
 });

@@ -7,8 +7,8 @@ import { z } from 'zod';
 import { decodeCursor, encodeCursor } from '../../shared/cursor.js';
 import { GENRE_CODES } from '../../shared/domain.js';
 import { pageNumber, pageSize, storable } from '../../shared/inputs.js';
+import { SEARCH_QUERY_MAX } from '../../shared/rules.js';
 
-export const SEARCH_MAX_LENGTH = 100;
 /** Ranked results a search looks through: no page reaches past them. */
 export const SEARCH_MAX_RESULTS = 200;
 export const SEARCH_PAGE_SIZE = 20;
@@ -30,7 +30,7 @@ const queryText = storable(
     .string({ error: 'q must be text' })
     .transform((value) => value.replace(/\s+/g, ' ').trim())
     .pipe(
-      z.string().min(1, 'q must hold something to search for').max(SEARCH_MAX_LENGTH, `q must be at most ${SEARCH_MAX_LENGTH} characters`),
+      z.string().min(1, 'q must hold something to search for').max(SEARCH_QUERY_MAX, `q must be at most ${SEARCH_QUERY_MAX} characters`),
     ),
 );
 

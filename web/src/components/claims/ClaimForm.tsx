@@ -1,4 +1,5 @@
 import { useMutation, useQuery } from '@apollo/client/react';
+import { CLAIM_NOTE_MAX, TRACK_CREATOR_MAX } from '@mixcrate/api/rules';
 import { type FormEvent, useId, useState } from 'react';
 import { ClaimCreatorDocument, type ClaimStatus, type ClaimSubject, MyCreatorClaimsDocument } from '../../gql/graphql';
 import { serverMessage } from '../../lib/server-message';
@@ -113,7 +114,7 @@ export function ClaimForm({ names, trackId }: { names?: ClaimableName[]; trackId
             </label>
             <label className={styles.field}>
               Name, as tracks credit it
-              <input value={typed} maxLength={200} required onChange={(event) => setTyped(event.target.value)} />
+              <input value={typed} maxLength={TRACK_CREATOR_MAX} required onChange={(event) => setTyped(event.target.value)} />
             </label>
           </>
         )}
@@ -124,7 +125,7 @@ export function ClaimForm({ names, trackId }: { names?: ClaimableName[]; trackId
         </label>
         <label className={styles.field}>
           Note for the moderator
-          <textarea value={note} rows={2} maxLength={2000} onChange={(event) => setNote(event.target.value)} />
+          <textarea value={note} rows={2} maxLength={CLAIM_NOTE_MAX} onChange={(event) => setNote(event.target.value)} />
         </label>
         <button type="submit" className={buttons.primary} disabled={loading}>
           Send claim

@@ -1,4 +1,5 @@
 import { useQuery } from '@apollo/client/react';
+import { SEARCH_QUERY_MAX } from '@mixcrate/api/rules';
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useAuth } from '../../auth/auth';
@@ -126,7 +127,7 @@ export function SearchBox() {
           placeholder="Search  /"
           autoComplete="off"
           spellCheck={false}
-          maxLength={100}
+          maxLength={SEARCH_QUERY_MAX}
           value={text}
           onChange={(event) => {
             setText(event.target.value);

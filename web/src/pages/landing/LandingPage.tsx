@@ -1,4 +1,4 @@
-import { BETA_CODE } from '@mixcrate/api/rules';
+import { BETA_CODE, SEARCH_QUERY_MAX } from '@mixcrate/api/rules';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { useAuth } from '../../auth/auth';
@@ -35,7 +35,7 @@ export function LandingPage() {
               className={styles.searchInput}
               type="search"
               name="q"
-              maxLength={100}
+              maxLength={SEARCH_QUERY_MAX}
               aria-label="Search mixes, members and tracks"
               placeholder="Search mixes, DJs, tracks"
             />

@@ -1,4 +1,5 @@
 import { useMutation, useQuery } from '@apollo/client/react';
+import { MEMBER_REFERENCE_MAX, MODERATION_REASON_MAX } from '@mixcrate/api/rules';
 import { type FormEvent, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { AppShell } from '../../components/AppShell';
@@ -68,7 +69,7 @@ function QueueItem({ item, onDecided }: { item: Item; onDecided: () => void }) {
         <div className={styles.actions}>
           <label className={styles.field}>
             Reason (told to the member, kept in the audit log)
-            <input value={reason} maxLength={1000} onChange={(event) => setReason(event.target.value)} />
+            <input value={reason} maxLength={MODERATION_REASON_MAX} onChange={(event) => setReason(event.target.value)} />
           </label>
           <button type="button" className={buttons.primary} disabled={loading} onClick={() => void send('APPROVE')}>
             Approve
@@ -179,11 +180,11 @@ function ModeratorsSection() {
       <form className={styles.actions} onSubmit={submit}>
         <label className={styles.field}>
           Member (user name or e-mail)
-          <input value={member} maxLength={320} onChange={(event) => setMember(event.target.value)} required />
+          <input value={member} maxLength={MEMBER_REFERENCE_MAX} onChange={(event) => setMember(event.target.value)} required />
         </label>
         <label className={styles.field}>
           Reason
-          <input value={reason} maxLength={1000} onChange={(event) => setReason(event.target.value)} />
+          <input value={reason} maxLength={MODERATION_REASON_MAX} onChange={(event) => setReason(event.target.value)} />
         </label>
         <button type="submit" className={buttons.primary} disabled={loading}>
           Make moderator
