@@ -34,7 +34,7 @@ export const RULE_FILES = [
 export default {
   mutate: RULE_FILES,
   testRunner: 'vitest',
-  vitest: { configFile: 'vitest.unit.config.ts', related: true },
+  vitest: { configFile: 'vitest.mutation.config.ts', related: true },
   checkers: ['typescript'],
   tsconfigFile: 'tsconfig.json',
   typescriptChecker: { prioritizePerformanceOverAccuracy: true },
