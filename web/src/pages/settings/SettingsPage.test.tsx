@@ -205,7 +205,7 @@ describe('settings page', () => {
     await screen.findByText('Passwords must be min. 8 chars, one capital letter, one number, and one special character');
     expect(calls).toEqual(['check']);
     expect(newPassword().getAttribute('aria-invalid')).toBe('true');
-  });
+  }, 20_000);
 
   it("says 'Something went wrong' when the update fails with status 400, 404 or 500", async () => {
     const calls: string[] = [];
