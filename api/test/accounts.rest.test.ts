@@ -93,7 +93,12 @@ describe('sign-up and sign-in', () => {
   test('too many sign-in attempts from one address answer 429, whatever the emails (30 per 15 minutes)', async () => {
     const remoteAddress = freshIp();
     const attempt = (i: number) =>
-      t.app.inject({ method: 'POST', url: '/api/auth', payload: { email: `spray${i}@example.com`, password: 'Wrong1!pass' }, remoteAddress });
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth',
+        payload: { email: `spray${i}@example.com`, password: 'Wrong1!pass' },
+        remoteAddress,
+      });
     const statuses: number[] = [];
     // One attempt per email: the per-email limit (10) never trips, so only the per-address one can refuse the 31st.
     // Each refused attempt still spends a bcrypt comparison (a quarter second of CPU, seconds on a busy machine).

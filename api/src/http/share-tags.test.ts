@@ -47,7 +47,15 @@ describe('link preview tags (docs/sharing-and-embed.md#link-previews): every val
   });
 
   test('a profile without image: a summary card, no image, audio or player tags', () => {
-    const profile: ShareCard = { ...MIX, kind: 'profile', title: 'Ana on mixcrate', description: 'DJ on mixcrate', image: null, audio: null, player: null };
+    const profile: ShareCard = {
+      ...MIX,
+      kind: 'profile',
+      title: 'Ana on mixcrate',
+      description: 'DJ on mixcrate',
+      image: null,
+      audio: null,
+      player: null,
+    };
     expect(lines(profile)).toEqual([
       '<title>Ana on mixcrate · mixcrate</title>',
       '<meta name="description" content="DJ on mixcrate" />',

@@ -28,7 +28,8 @@ describe('passwords (docs/accounts.md#passwords)', () => {
   });
 
   test('each other rule alone, and the cap of 128', () => {
-    for (const bad of ['ab1!xyzw', 'Abc!xyzw', 'Ab1cxyzw', 'Ab1!xyz w', 'Ab1!xyz-']) expect(refusal(passwordSchema, bad), bad).toBe(messages.passwordRule);
+    for (const bad of ['ab1!xyzw', 'Abc!xyzw', 'Ab1cxyzw', 'Ab1!xyz w', 'Ab1!xyz-'])
+      expect(refusal(passwordSchema, bad), bad).toBe(messages.passwordRule);
     expect(refusal(passwordSchema, `Ab1!${'x'.repeat(124)}`)).toBeNull();
     expect(refusal(passwordSchema, `Ab1!${'x'.repeat(125)}`)).toBe(messages.passwordRule);
   });

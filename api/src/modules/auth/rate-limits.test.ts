@@ -15,7 +15,7 @@ async function spend(limits: RateLimits, name: LimitName, key: string, times: nu
   return null;
 }
 
-describe('the rate-limit table (docs/accounts.md#sign-in)', () => {
+describe('the rate-limit table (docs/accounts.md#attempt-limits)', () => {
   test('the documented numbers', () => {
     const quarter = 15 * 60;
     const hour = 60 * 60;
@@ -35,8 +35,17 @@ describe('the rate-limit table (docs/accounts.md#sign-in)', () => {
 
   test('sign-in per address: 30 attempts with 30 different emails pass, the 31st is refused for 15 minutes', async () => {
     const limits = new RateLimits();
-    for (let i = 0; i < 30; i++) await limits.consume([['signInPerIp', '192.0.2.1'], ['signInPerEmail', `e${i}@example.com`]]);
-    const refusal = await limits.consume([['signInPerIp', '192.0.2.1'], ['signInPerEmail', 'e30@example.com']]).catch((error) => error);
+    for (let i = 0; i < 30; i++)
+      await limits.consume([
+        ['signInPerIp', '192.0.2.1'],
+        ['signInPerEmail', `e${i}@example.com`],
+      ]);
+    const refusal = await limits
+      .consume([
+        ['signInPerIp', '192.0.2.1'],
+        ['signInPerEmail', 'e30@example.com'],
+      ])
+      .catch((error) => error);
     expect(refusal).toBeInstanceOf(TooManyRequestsError);
     expect(refusal.message).toMatch(/^Too many attempts\. Please try again in 1[45] minutes\.$/);
     expect(refusal.retryAfterSeconds).toBeGreaterThan(14 * 60);

@@ -21,14 +21,6 @@ describe('visibility', () => {
     expect(mixPolicy.isVisible(mix({ deactivated: true }), now)).toBe(false);
     expect(mixPolicy.isVisible(mix(expired), now)).toBe(false);
   });
-
-  test('the owner opens their draft and their expired mix, never a deactivated one', () => {
-    expect(mixPolicy.canOpen(mix({ status: 'draft' }), owner, now)).toBe(true);
-    expect(mixPolicy.canOpen(mix(expired), owner, now)).toBe(true);
-    expect(mixPolicy.canOpen(mix({ deactivated: true }), owner, now)).toBe(false);
-    expect(mixPolicy.canOpen(mix({ status: 'draft' }), other, now)).toBe(false);
-    expect(mixPolicy.canOpen(mix(expired), null, now)).toBe(false);
-  });
 });
 
 describe('changes', () => {

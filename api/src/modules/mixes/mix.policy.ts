@@ -39,11 +39,6 @@ export const mixPolicy = {
     return mix.status === 'published' && !mix.deactivated && !isExpired({ expiresAt: mix.expiresAt }, now);
   },
 
-  /** OPENABLE_BY_VIEWER_SQL, for a mix in hand. */
-  canOpen(mix: MixAccessFacts, viewerId: string | null, now = new Date()): boolean {
-    return !mix.deactivated && (mixPolicy.isVisible(mix, now) || mix.ownerId === viewerId);
-  },
-
   /** Only the owner changes a mix (its tracklist, publishing, deactivating); a deactivated mix is gone for everyone. */
   assertCanChange(mix: Pick<MixAccessFacts, 'deactivated' | 'ownerId'> | null, viewerId: string): void {
     if (!mix || mix.deactivated) throw MixErrors.notFound();
