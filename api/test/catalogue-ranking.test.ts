@@ -108,6 +108,8 @@ describe('typo tolerance, case by case (docs/upload.md#tracklist-lookup)', () =>
     // The artist typed wrong as a whole: the misspelt title word alone tells the tracks apart.
     { kind: 'the first letter missing', artist: 'Someone', title: 'Estless Circuit', want: 'Lior Amsel - Restless Circuit' },
     { kind: 'the last letter missing', artist: 'Someone', title: 'Midnigh Circuit', want: 'Yuki Harmon - Midnight Circuit' },
+    { kind: 'swapped neighbours alone', artist: 'Someone', title: 'Midnihgt Circuit', want: 'Yuki Harmon - Midnight Circuit' },
+    { kind: 'a letter too many alone', artist: 'Someone', title: 'Restlesss Circuit', want: 'Lior Amsel - Restless Circuit' },
     {
       kind: 'British and American spelling',
       artist: 'Sunset Theory',
