@@ -52,7 +52,8 @@ export default {
   htmlReporter: { fileName: `${reports}/index.html` },
   jsonReporter: { fileName: `${reports}/mutation.json` },
   clearTextReporter: { allowColor: false, allowEmojis: false, logTests: false, reportScoreTable: true, reportMutants: true },
-  thresholds: { high: 90, low: 85, break: null },
+  // The job of scripts/mutation-ci.mjs fails below MUTATION_BREAK percent; a whole run only reports.
+  thresholds: { high: 90, low: 85, break: process.env.MUTATION_BREAK ? Number(process.env.MUTATION_BREAK) : null },
   cleanTempDir: 'always',
   ignorePatterns: ['dist', 'data', '.vitest-pg', 'node_modules'],
 };
