@@ -25,6 +25,10 @@ describe('passwords (docs/accounts.md#passwords)', () => {
     expect(refusal(passwordSchema, 'Ab1!xyzw')).toBeNull();
     expect(refusal(passwordWithConfirmationSchema, { password: 'Ab1!xyz', confirmPassword: 'Ab1!xyz' })).toBe(messages.passwordRule);
     expect(refusal(signInFormSchema, { email: 'a@b.co', password: 'Ab1!xyz', confirmPassword: 'Ab1!xyz' })).toBe(messages.passwordRule);
+    expect(refusal(signInFormSchema, { email: 'a@b', password: 'Ab1!xyzw', confirmPassword: 'Ab1!xyzw' })).toBe(messages.email);
+    expect(signInFormSchema.parse({ email: ' A@B.co', password: 'Ab1!xyzw', confirmPassword: 'Ab1!xyzw' })).toMatchObject({
+      email: 'a@b.co',
+    });
   });
 
   test('each other rule alone, and the cap of 128', () => {
@@ -53,7 +57,7 @@ describe('passwords (docs/accounts.md#passwords)', () => {
 describe('emails, user names, bio and display name (docs/rules.md#limits)', () => {
   test('an email: one @, something before it, a dotted domain, no spaces, at most 254; lower-cased', () => {
     expect(emailSchema.parse(' Dj.Ana@Example.COM ')).toBe('dj.ana@example.com');
-    for (const bad of ['ana', '@b.co', 'a@', 'a@b', 'a b@c.de', 'a@b .co', 'a@@b.co', 'a@b.', undefined])
+    for (const bad of ['ana', '@b.co', 'a@', 'a@b', 'a b@c.de', 'a@b .co', 'a@b.co x', 'a@b.co@x', 'a@@b.co', 'a@b.', undefined])
       expect(refusal(emailSchema, bad), String(bad)).toBe(messages.email);
     const longest = `${'a'.repeat(248)}@b.com`;
     expect(longest).toHaveLength(254);

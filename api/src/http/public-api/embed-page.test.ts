@@ -59,6 +59,8 @@ describe('the embed player page (docs/sharing-and-embed.md#embed-player), the on
     expect(html).toContain('<span class="time" hidden>0:00 / 1:02:05</span>');
     expect(html).toContain('>Listen on mixcrate</a>');
     expect(html).not.toContain('<script');
+    expect(html.endsWith('</main>\n\n</body>\n</html>')).toBe(true);
+    expect(html).toMatch(/<style>\n\*\{box-sizing:border-box\}[^<]+h1\{font-size:16px;[^<]+<\/style>/);
     expect(embedPage({ ...facts, script: '/assets/embed-1.js' })).toContain('<script type="module" src="/assets/embed-1.js"></script>');
   });
 

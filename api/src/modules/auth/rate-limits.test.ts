@@ -1,6 +1,7 @@
+import cluster from 'node:cluster';
 import { describe, expect, test } from 'vitest';
 import { TooManyRequestsError } from '../../shared/errors.js';
-import { AUTH_LIMITS, type LimitName, RateLimits } from './rate-limits.js';
+import { AUTH_LIMITS, keepClusterRateLimits, type LimitName, RateLimits, refusalOf } from './rate-limits.js';
 
 /** Spends `times` points of one limit for one key; answers the 429 of the first refusal, or null. */
 async function spend(limits: RateLimits, name: LimitName, key: string, times: number): Promise<TooManyRequestsError | null> {
@@ -85,5 +86,29 @@ describe('the rate-limit table (docs/accounts.md#attempt-limits)', () => {
     const broken = new Error('store down');
     Object.assign(limits, { limiters: { signInPerIp: { consume: () => Promise.reject(broken) } } });
     await expect(limits.consume([['signInPerIp', 'x']])).rejects.toBe(broken);
+  });
+});
+
+describe('the words of a 429', () => {
+  test('the wait: seconds under two minutes, whole minutes (rounded up) from two', () => {
+    const limit = { points: 3, durationSeconds: 60 };
+    expect(refusalOf(limit, 1)).toBe('Too many attempts. Please try again in 1 seconds.');
+    expect(refusalOf(limit, 119)).toBe('Too many attempts. Please try again in 119 seconds.');
+    expect(refusalOf(limit, 120)).toBe('Too many attempts. Please try again in 2 minutes.');
+    expect(refusalOf(limit, 121)).toBe('Too many attempts. Please try again in 3 minutes.');
+  });
+
+  test('a limit that names what it counts: its window as an hour, hours or minutes', () => {
+    const named = (durationSeconds: number) => refusalOf({ points: 5, durationSeconds, counts: 'tries' }, 30);
+    expect(named(3600)).toBe('Too many tries: at most 5 in an hour. Please try again in 30 seconds.');
+    expect(named(7200)).toBe('Too many tries: at most 5 in 2 hours. Please try again in 30 seconds.');
+    expect(named(900)).toBe('Too many tries: at most 5 in 15 minutes. Please try again in 30 seconds.');
+    expect(named(5400)).toBe('Too many tries: at most 5 in 90 minutes. Please try again in 30 seconds.');
+  });
+
+  test("without Redis, a cluster's primary keeps the counts: it listens for its workers", () => {
+    const before = cluster.listenerCount('message');
+    keepClusterRateLimits();
+    expect(cluster.listenerCount('message')).toBeGreaterThan(before);
   });
 });
