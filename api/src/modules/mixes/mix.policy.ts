@@ -87,4 +87,4 @@ export const mixPolicy = {
   distanceShown(viewerId: string | null, ownerId: string, distanceKm: number | null): number | null {
     return mixPolicy.isOwner(viewerId, ownerId) ? null : distanceKm;
   },
-} as const;
+};

@@ -21,4 +21,4 @@ export const rolePolicy = {
   assertCanReadLedger(role: Role): void {
     if (!rolePolicy.canReadLedger(role)) throw new ForbiddenError('Only operators may read the creator rewards ledger');
   },
-} as const;
+};
