@@ -1,29 +1,28 @@
 // Prints the mutation score of every file in Stryker's JSON reports, and in total: the reports named on the command
-// line, or every reports/mutation/**/mutation.json (npm run test:mutation writes reports/mutation/mutation.json; a run
-// over part of the files may write its own folder). The score is Stryker's: killed and timed-out mutants over every
+// line, or reports/mutation/mutation.json (npm run test:mutation's) and reports/mutation/changed/mutation.json (the
+// changed files' job), a file in both counted by the later. The score is Stryker's: killed and timed-out mutants over every
 // mutant that compiled (survived and uncovered ones count against it; compile errors and ignored ones do not count).
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-function reportsUnder(dir) {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name.startsWith('.') ? [] : reportsUnder(path);
-    return entry.name === 'mutation.json' ? [path] : [];
-  });
-}
-
-const reports = process.argv.length > 2 ? process.argv.slice(2) : reportsUnder(join(root, 'reports', 'mutation'));
+// `--markdown`: the table as the README shows it.
+const markdown = process.argv.includes('--markdown');
+const named = process.argv.slice(2).filter((arg) => arg !== '--markdown');
+const reports =
+  named.length > 0
+    ? named
+    : [join(root, 'reports/mutation/mutation.json'), join(root, 'reports/mutation/changed/mutation.json')].filter((path) =>
+        existsSync(path),
+      );
 if (reports.length === 0) {
   process.stderr.write('no mutation report: run `npm run test:mutation` first\n');
   process.exit(1);
 }
 
-/** The newest result of every file: a later report (by its run's end) replaces an earlier one's. */
+/** Every file's result; a later report's replaces an earlier one's. */
 const files = new Map();
 for (const report of reports) {
   const json = JSON.parse(readFileSync(report, 'utf8'));
@@ -44,6 +43,18 @@ const total = rows.reduce((sum, row) => ({ detected: sum.detected + row.detected
   detected: 0,
   valid: 0,
 });
+
+if (markdown) {
+  for (const row of rows) {
+    process.stdout.write(
+      `| \`${row.file}\` | ${score(row.detected, row.valid)} | ${row.detected} | ${row.survived} | ${row.noCoverage} |\n`,
+    );
+  }
+  const survived = rows.reduce((sum, row) => sum + row.survived, 0);
+  const noCoverage = rows.reduce((sum, row) => sum + row.noCoverage, 0);
+  process.stdout.write(`| **total** | **${score(total.detected, total.valid)}** | ${total.detected} | ${survived} | ${noCoverage} |\n`);
+  process.exit(0);
+}
 
 const width = Math.max(...rows.map((row) => row.file.length), 5);
 const line = (file, scoreText, detected, survived, noCoverage, compileErrors) =>
