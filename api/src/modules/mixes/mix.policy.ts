@@ -75,7 +75,8 @@ export const mixPolicy = {
 
   /** "Is this my mix": the one comparison every answer's `isOwner` and the owner-only parts below use. */
   isOwner(viewerId: string | null, ownerId: string): boolean {
-    return viewerId !== null && viewerId === ownerId;
+    // An owner id is never null, so an anonymous viewer (null) owns nothing.
+    return viewerId === ownerId;
   },
 
   /** A mix's audience, who listened (`listeners`) and who saved it (`saved_by`), is its owner's to see (docs/permissions.md#owners). */
