@@ -29,6 +29,8 @@ describe('sign-up and sign-in', () => {
     [{ email: 'no-at-sign', password: STRONG_PASSWORD }, messages.email],
     [{ email: 'a@b.co', password: '' }, messages.passwordRequired],
     [{ email: 'a@b.co', password: 'weakpass' }, messages.passwordRule],
+    // Seven characters meeting every other rule: the length alone refuses it (docs/accounts.md#passwords).
+    [{ email: 'a@b.co', password: 'Ab1!xyz' }, messages.passwordRule],
     [{ email: 'a@b.co', password: 'Str0ng pass!' }, messages.passwordRule],
     [{ email: 'a@b.co' }, messages.passwordRequired],
   ])('sign-up refuses %j with the documented message', async (payload, message) => {
@@ -87,6 +89,25 @@ describe('sign-up and sign-in', () => {
     expect(limited.json().error).toMatch(/^Too many attempts\. Please try again in \d+ minutes\.$/);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
   });
+
+  test('too many sign-in attempts from one address answer 429, whatever the emails (30 per 15 minutes)', async () => {
+    const remoteAddress = freshIp();
+    const attempt = (i: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth',
+        payload: { email: `spray${i}@example.com`, password: 'Wrong1!pass' },
+        remoteAddress,
+      });
+    const statuses: number[] = [];
+    // One attempt per email: the per-email limit (10) never trips, so only the per-address one can refuse the 31st.
+    // Each refused attempt still spends a bcrypt comparison (a quarter second of CPU, seconds on a busy machine).
+    for (let i = 0; i < 31; i++) statuses.push((await attempt(i)).statusCode);
+    expect(statuses.slice(0, 30)).toEqual(Array(30).fill(401));
+    expect(statuses[30]).toBe(429);
+    // Another address still signs in.
+    expect((await post('/api/auth', { email: 'spray0@example.com', password: 'Wrong1!pass' })).statusCode).toBe(401);
+  }, 240_000);
 
   test('too many sign-ups from one address answer 429', async () => {
     const ip = '192.0.2.77';

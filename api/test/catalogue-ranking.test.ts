@@ -4,7 +4,7 @@
  * 95% of them, in the top 5 for at least 99%.
  */
 import pino from 'pino';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { migrate, type Orm, openOrm } from '../src/db/orm.js';
 import { loadDemoCatalogue } from '../src/demo-world/demo-catalogue.js';
 import { planWorld } from '../src/demo-world/plan.js';
@@ -85,4 +85,42 @@ test(`ranking on ${QUERIES} corrupted rows (seed ${SEED}${SEED === HELD_OUT_SEED
   expect(queries.length).toBeGreaterThanOrEqual(150);
   expect(first / queries.length).toBeGreaterThanOrEqual(0.95);
   expect(top5 / queries.length).toBeGreaterThanOrEqual(0.99);
+});
+
+/**
+ * Fixed misspellings, one kind each, with the track they must find first: the statistical test above tolerates a few
+ * misses in 200, these tolerate none. Each typed word is within its typo budget (typos.ts), so only the deletion keys
+ * meeting in the index (catalogue-index.ts, catalogue-lookup.ts) can find its catalogue word.
+ */
+describe('typo tolerance, case by case (docs/upload.md#tracklist-lookup)', () => {
+  const CASES: { kind: string; artist: string; title: string; want: string }[] = [
+    { kind: 'swapped neighbours', artist: 'Yuki Harmon', title: 'Midnihgt Circuit', want: 'Yuki Harmon - Midnight Circuit' },
+    { kind: 'a letter missing', artist: 'Lior Amsel', title: 'Restles Circuit', want: 'Lior Amsel - Restless Circuit' },
+    { kind: 'a letter too many', artist: 'Olu Adeyemi', title: 'Hidden Lanterrn', want: 'Olu Adeyemi - Hidden Lantern (Dub Mix)' },
+    { kind: 'a letter replaced', artist: 'Dani Osei', title: 'Warm Gardan', want: 'Dani Osei - Warm Garden' },
+    { kind: 'a typo in every long word', artist: 'Marlo Ekew', title: 'Electirc Circiut', want: 'Marlo Ekwe - Electric Circuit' },
+    {
+      kind: 'a typo in the artist only',
+      artist: 'Sunset Theroy',
+      title: 'Solar Harbour',
+      want: 'Sunset Theory - Solar Harbour (Extended Mix)',
+    },
+    // The artist typed wrong as a whole: the misspelt title word alone tells the tracks apart.
+    { kind: 'the first letter missing', artist: 'Someone', title: 'Estless Circuit', want: 'Lior Amsel - Restless Circuit' },
+    { kind: 'the last letter missing', artist: 'Someone', title: 'Midnigh Circuit', want: 'Yuki Harmon - Midnight Circuit' },
+    { kind: 'swapped neighbours alone', artist: 'Someone', title: 'Midnihgt Circuit', want: 'Yuki Harmon - Midnight Circuit' },
+    { kind: 'a letter too many alone', artist: 'Someone', title: 'Restlesss Circuit', want: 'Lior Amsel - Restless Circuit' },
+    {
+      kind: 'British and American spelling',
+      artist: 'Sunset Theory',
+      title: 'Solar Harbor',
+      want: 'Sunset Theory - Solar Harbour (Extended Mix)',
+    },
+  ];
+
+  test.each(CASES)('$kind: "$artist" / "$title" finds $want first', async ({ artist, title, want }) => {
+    const [answers] = await new CatalogueService(orm).lookup([{ artist, title }]);
+    const first = answers?.[0];
+    expect(first && `${first.creators.map((creator) => creator.name).join(', ')} - ${first.title}`).toBe(want);
+  });
 });

@@ -275,7 +275,15 @@ test('POST /api/user/follow/{id} toggles a follow, as the documented GET does', 
 describe('the embed player', () => {
   test('/embed/mix/{id} is a compact player page any site may frame: cover, title, audio, a link back', async () => {
     const { publishedMix } = await import('./support/mixes.js');
-    const mixId = await publishedMix(t.app, t.services, member, { title: 'Embed <me>', genre: 'techno' });
+    const dj = await signUpMember(t.app);
+    const named = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/user/update-user',
+      headers: { 'x-auth-token': dj.token },
+      payload: { display_name: 'DJ <b>"Hi"</b>' },
+    });
+    expect(named.statusCode).toBe(200);
+    const mixId = await publishedMix(t.app, t.services, dj, { title: 'Embed <me>', genre: 'techno' });
     const response = await t.app.inject({ method: 'GET', url: `/embed/mix/${mixId}` });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/text\/html/);
@@ -283,6 +291,11 @@ describe('the embed player', () => {
     const html = response.body;
     expect(html).toContain('<h1><a href="http://localhost:4000/shared-mix/');
     expect(html).toContain('Embed &lt;me&gt;');
+    // The raw text is nowhere: not in the heading, not in the DJ line (the escaped text alone also sits in <title> and alt).
+    expect(html).not.toContain('<me>');
+    expect(html).not.toContain('<b>');
+    expect(html).toMatch(/<h1><a [^>]+>Embed &lt;me&gt;<\/a><\/h1>/);
+    expect(html).toContain('<p class="by">DJ &lt;b&gt;&quot;Hi&quot;&lt;/b&gt; · Techno</p>');
     expect(html).toMatch(/<img src="\/media\/mix\/mix-images\/[^"]+" alt="Cover of Embed &lt;me&gt;"/);
     expect(html).toMatch(/<audio controls preload="none" src="\/media\/mix\/mix-audio\/[^"]+"/);
     expect(html).toContain('Listen on mixcrate');

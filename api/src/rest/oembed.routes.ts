@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { EMBED_SIZE } from '../http/public-api/embed.js';
+import { EMBED_SIZE } from '../http/public-api/embed-page.js';
 import { shareCardFor } from '../http/share-meta.js';
 import type { Services } from '../services.js';
 import { InvalidInputError, NotFoundError } from '../shared/errors.js';

@@ -7,10 +7,12 @@ import {
   LOCATION_RULE,
   MP3_RULE,
   messages,
+  missingUploadItems,
   mp3Problem,
   normaliseBetaCode,
   PASSWORD_PATTERN,
   PROFILE_IMAGE_RULE,
+  TRACKLIST_MISSING_FIELDS,
   USER_NAME_PATTERN,
 } from './rules.js';
 
@@ -70,4 +72,22 @@ test('location bounds and their words', () => {
 
 test('a BETA code is compared trimmed and lower-cased', () => {
   expect(normaliseBetaCode('  FREE-Mix ')).toBe('free-mix');
+});
+
+describe('the upload form (docs/upload.md#file-rules)', () => {
+  test('the missing items in order, joined with +; none missing is null', () => {
+    const none = { cover: false, title: false, mp3: false, genre: false };
+    expect(missingUploadItems(none)).toBe('Cover Image + Title + MP3 audio file + Genre');
+    expect(missingUploadItems({ ...none, cover: true, mp3: true })).toBe('Title + Genre');
+    expect(missingUploadItems({ cover: true, title: true, mp3: true, genre: false })).toBe('Genre');
+    expect(missingUploadItems({ cover: true, title: true, mp3: true, genre: true })).toBeNull();
+    expect(TRACKLIST_MISSING_FIELDS).toBe('Missing: Empty fields');
+  });
+
+  test('an image that does not decode, and a name without an ending', () => {
+    expect(COVER_RULE.invalid).toBe('Invalid file');
+    expect(PROFILE_IMAGE_RULE.invalid).toBe('Invalid file');
+    expect(imageProblem(COVER_RULE, { name: 'cover', size: 10 })).toBe(COVER_RULE.wrongFormat);
+    expect(imageProblem(COVER_RULE, { name: 'COVER.JPG', size: 10 })).toBeNull();
+  });
 });

@@ -5,9 +5,8 @@
  * sides cannot give different answers. The zod schemas built from these rules are in validation.ts.
  */
 
-/** "a, b or c": how a hint lists choices. */
-const listed = (items: readonly string[]): string =>
-  items.length > 1 ? `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}` : (items[0] ?? '');
+/** "a, b or c": how a hint lists choices (always two or more here). */
+const listed = (items: readonly string[]): string => `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
 
 // ---- Files -----------------------------------------------------------------------------------------------------
 
@@ -88,7 +87,8 @@ export const PROFILE_IMAGE_RULE = imageRule(['jpeg', 'png', 'gif'], 2_000_000, '
 
 /** The browser's first check of a chosen image, by its name's ending and its size: the problem's words, or null. */
 export function imageProblem(rule: ImageFileRule, file: { name: string; size: number }): string | null {
-  const extension = file.name.split('.').pop()?.toLowerCase() ?? '';
+  // After the last dot; a name without one is all ending (and so no accepted one).
+  const extension = file.name.slice(file.name.lastIndexOf('.') + 1).toLowerCase();
   if (!rule.extensions.includes(extension)) return rule.wrongFormat;
   if (!isWithinSize(file.size, rule.maxBytes)) return rule.tooLarge;
   return null;

@@ -44,7 +44,7 @@ const windowWords = (seconds: number) =>
   seconds === 3600 ? 'an hour' : seconds % 3600 === 0 ? `${seconds / 3600} hours` : `${Math.round(seconds / 60)} minutes`;
 
 /** The words of a 429: what ran out (when the limit names it) and how long to wait. */
-function refusalOf(limit: Limit, seconds: number): string {
+export function refusalOf(limit: Limit, seconds: number): string {
   const wait = seconds >= 120 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`;
   const what = limit.counts
     ? `Too many ${limit.counts}: at most ${limit.points} in ${windowWords(limit.durationSeconds)}.`

@@ -28,4 +28,4 @@ export const creatorPolicy = {
   holdsTrack(heldKeys: readonly string[], trackKeys: readonly string[]): boolean {
     return trackKeys.some((key) => heldKeys.includes(key));
   },
-} as const;
+};

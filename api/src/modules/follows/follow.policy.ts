@@ -5,4 +5,4 @@ export const followPolicy = {
   assertCanList(listOwnerId: string, viewerId: string): void {
     if (listOwnerId !== viewerId) throw new ForbiddenError('You can only list your own follows');
   },
-} as const;
+};

@@ -6,4 +6,4 @@ export const libraryPolicy = {
   assertOwnLibrary(viewer: Viewer, libraryOwnerId: string): void {
     if (viewer.id !== libraryOwnerId) throw new ForbiddenError('Only you may see your library');
   },
-} as const;
+};

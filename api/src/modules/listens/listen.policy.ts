@@ -6,4 +6,4 @@ export const listenPolicy = {
   assertCanSeeRecords(mixOwnerId: string, viewerId: string): void {
     if (!mixPolicy.seesAudience(viewerId, mixOwnerId)) throw new ForbiddenError('Only the owner of a mix can see its listeners');
   },
-} as const;
+};

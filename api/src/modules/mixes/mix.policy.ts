@@ -39,11 +39,6 @@ export const mixPolicy = {
     return mix.status === 'published' && !mix.deactivated && !isExpired({ expiresAt: mix.expiresAt }, now);
   },
 
-  /** OPENABLE_BY_VIEWER_SQL, for a mix in hand. */
-  canOpen(mix: MixAccessFacts, viewerId: string | null, now = new Date()): boolean {
-    return !mix.deactivated && (mixPolicy.isVisible(mix, now) || mix.ownerId === viewerId);
-  },
-
   /** Only the owner changes a mix (its tracklist, publishing, deactivating); a deactivated mix is gone for everyone. */
   assertCanChange(mix: Pick<MixAccessFacts, 'deactivated' | 'ownerId'> | null, viewerId: string): void {
     if (!mix || mix.deactivated) throw MixErrors.notFound();
@@ -80,7 +75,8 @@ export const mixPolicy = {
 
   /** "Is this my mix": the one comparison every answer's `isOwner` and the owner-only parts below use. */
   isOwner(viewerId: string | null, ownerId: string): boolean {
-    return viewerId !== null && viewerId === ownerId;
+    // An owner id is never null, so an anonymous viewer (null) owns nothing.
+    return viewerId === ownerId;
   },
 
   /** A mix's audience, who listened (`listeners`) and who saved it (`saved_by`), is its owner's to see (docs/permissions.md#owners). */
@@ -100,4 +96,4 @@ export const mixPolicy = {
   distanceShown(viewerId: string | null, ownerId: string, distanceKm: number | null): number | null {
     return mixPolicy.isOwner(viewerId, ownerId) ? null : distanceKm;
   },
-} as const;
+};

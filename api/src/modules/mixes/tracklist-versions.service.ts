@@ -1,10 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
 import { parseInput } from '../../shared/inputs.js';
+import { named } from '../../shared/sql.js';
 import type { MixTrackView, TracksService } from '../tracks/index.js';
 import { MixErrors } from './mix.errors.js';
 import { tracklistVersionsInput } from './mix.inputs.js';
-import { mixPolicy } from './mix.policy.js';
+import { mixPolicy, OPENABLE_BY_VIEWER_SQL } from './mix.policy.js';
 
 /** One version of a published mix's tracklist: its number (from 1), when it came into force, and its entries in order. */
 export interface TracklistVersionView {
@@ -35,17 +36,11 @@ export class TracklistVersionsService {
   async ofMix(viewerId: string, raw: { mixId: unknown; first?: unknown }): Promise<TracklistVersionView[]> {
     const { mixId, first } = parseInput(tracklistVersionsInput, raw);
     if (!mixId) throw MixErrors.notFound();
-    const [mix] = await this.em().execute<
-      { owner_id: string; status: 'draft' | 'published'; deactivated: boolean; expires_at: Date | string | null }[]
-    >('select owner_id, status, deactivated_at is not null as deactivated, expires_at from mix where id = ?', [mixId]);
-    const facts = mix && {
-      ownerId: mix.owner_id,
-      status: mix.status,
-      deactivated: mix.deactivated,
-      expiresAt: mix.expires_at ? new Date(mix.expires_at) : null,
-    };
-    if (!facts || !mixPolicy.canOpen(facts, viewerId)) throw MixErrors.notFound();
-    if (!mixPolicy.seesTracklistVersions(viewerId, facts.ownerId)) throw MixErrors.versionsNotYours();
+    const [mix] = await this.em().execute<{ owner_id: string }[]>(
+      ...named(`select owner_id from mix where id = :mixId and ${OPENABLE_BY_VIEWER_SQL}`, { mixId, viewer: viewerId }),
+    );
+    if (!mix) throw MixErrors.notFound();
+    if (!mixPolicy.seesTracklistVersions(viewerId, mix.owner_id)) throw MixErrors.versionsNotYours();
     return (await this.read([mixId], first)).get(mixId) ?? [];
   }
 

@@ -5,4 +5,4 @@ export const notificationPolicy = {
   assertIsRecipient(recipientId: string | undefined, viewerId: string): void {
     if (recipientId !== viewerId) throw NotificationErrors.notFound();
   },
-} as const;
+};

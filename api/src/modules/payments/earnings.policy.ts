@@ -33,4 +33,4 @@ export const earningsPolicy = {
   idempotencyKey(userId: string, period: string): string {
     return `payout-${userId}-${period}`;
   },
-} as const;
+};

@@ -1,5 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import { paymentPolicy, RENEWAL_LEEWAY_MS } from './payment.policy.js';
+import {
+  activeSubscriptionSql,
+  CREATOR_SHARE_PERCENT,
+  countedProviderSql,
+  MIN_REWARDED_LISTEN_SECONDS,
+  paymentPolicy,
+  RENEWAL_LEEWAY_MS,
+  SINGLE_PURCHASE_CENTS,
+} from './payment.policy.js';
 
 const at = (iso: string) => new Date(iso);
 
@@ -41,5 +49,35 @@ describe('paymentPolicy', () => {
     expect(paymentPolicy.openBetaCode(['free-mix', 'vip-2026'])).toBe('free-mix');
     expect(paymentPolicy.openBetaCode(['vip-2026'])).toBeNull();
     expect(paymentPolicy.openBetaCode([])).toBeNull();
+  });
+});
+
+describe('the prices and the SQL twins (docs/payments.md#prices)', () => {
+  test('$4.00 a mix, 70% to creators, listens from 30 seconds, two days of renewal leeway', () => {
+    expect([SINGLE_PURCHASE_CENTS, CREATOR_SHARE_PERCENT, MIN_REWARDED_LISTEN_SECONDS]).toEqual([400, 70, 30]);
+    expect(RENEWAL_LEEWAY_MS).toBe(172_800_000);
+  });
+
+  test('the statuses that host, and the test mode counted only while it is the provider', () => {
+    // Which rows these let through is tested on PostgreSQL by the payments suites; the text is pinned for the unit run.
+    expect(countedProviderSql('s', true)).toBe('true');
+    expect(countedProviderSql('s', false)).toBe(`s.provider <> 'test'`);
+    expect(activeSubscriptionSql('s', false)).toBe(
+      `s.provider <> 'test' and s.status in ('active', 'trialing', 'past_due') and s.ended_at is null
+  and (s.current_period_end is null or s.current_period_end > now() - interval '172800 seconds')`,
+    );
+    expect(activeSubscriptionSql('x', true).startsWith('true and x.status in')).toBe(true);
+  });
+
+  test('a trialing subscription hosts; one without a period end hosts until it ends; only a canceled one is final', () => {
+    const now = at('2026-06-01T00:00:00Z');
+    expect(paymentPolicy.isActive({ status: 'trialing', endedAt: null, currentPeriodEnd: null }, now)).toBe(true);
+    expect(paymentPolicy.isActive({ status: 'incomplete', endedAt: null, currentPeriodEnd: null }, now)).toBe(false);
+    expect(
+      paymentPolicy.isActive({ status: 'active', endedAt: null, currentPeriodEnd: new Date(now.getTime() - RENEWAL_LEEWAY_MS) }, now),
+    ).toBe(false);
+    expect(paymentPolicy.isFinal('canceled')).toBe(true);
+    expect(paymentPolicy.isFinal('past_due')).toBe(false);
+    expect(paymentPolicy.acceptsState({ status: 'active', stateAsOf: now }, now)).toBe(true);
   });
 });

@@ -76,4 +76,4 @@ export const paymentPolicy = {
   creatorsShareCents(amountCents: number): number {
     return Math.floor((amountCents * CREATOR_SHARE_PERCENT + 50) / 100);
   },
-} as const;
+};

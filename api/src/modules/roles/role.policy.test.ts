@@ -7,6 +7,8 @@ describe('rolePolicy', () => {
     expect(rolePolicy.canReadLedger('moderator')).toBe(false);
     expect(rolePolicy.canReadLedger('member')).toBe(false);
     expect(() => rolePolicy.assertCanReadLedger('member')).toThrow(expect.objectContaining({ status: 403 }));
+    expect(() => rolePolicy.assertCanReadLedger('moderator')).toThrow('Only operators may read the creator rewards ledger');
+    expect(() => rolePolicy.assertCanReadLedger('operator')).not.toThrow();
   });
 
   test('parses the staff roles and nothing else', () => {

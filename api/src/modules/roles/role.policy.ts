@@ -63,4 +63,4 @@ export const rolePolicy = {
   assertCanRunPayouts(role: Role): void {
     if (!rolePolicy.canRunPayouts(role)) throw new ForbiddenError('Only operators may run payouts');
   },
-} as const;
+};

@@ -12,4 +12,4 @@ export const searchPolicy = {
     if (!viewer || viewer.cellLatitude === null || viewer.cellLongitude === null) return null;
     return { latitude: viewer.cellLatitude, longitude: viewer.cellLongitude };
   },
-} as const;
+};

@@ -27,4 +27,4 @@ export const userPolicy = {
   ownLocation(user: Pick<IUser, 'latitude' | 'longitude'>): Place | null {
     return placeOf(user.latitude, user.longitude);
   },
-} as const;
+};

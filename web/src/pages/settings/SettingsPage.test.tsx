@@ -191,6 +191,22 @@ describe('settings page', () => {
     expect(newPassword().getAttribute('aria-invalid')).toBe('true');
   });
 
+  it('refuses a new password of 7 characters that meets every other rule (the length alone)', async () => {
+    const calls: string[] = [];
+    const user = renderSettings([
+      {
+        request: { query: CheckPasswordDocument, variables: { password: OLD } },
+        result: recorded(calls, 'check', { data: { checkPassword: 'ok' } }),
+      },
+    ]);
+    await fill(user, [OLD, 'Ab1!xyz', 'Ab1!xyz']);
+    await user.click(change());
+
+    await screen.findByText('Passwords must be min. 8 chars, one capital letter, one number, and one special character');
+    expect(calls).toEqual(['check']);
+    expect(newPassword().getAttribute('aria-invalid')).toBe('true');
+  }, 20_000);
+
   it("says 'Something went wrong' when the update fails with status 400, 404 or 500", async () => {
     const calls: string[] = [];
     const user = renderSettings([

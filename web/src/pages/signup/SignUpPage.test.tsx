@@ -79,6 +79,18 @@ describe('sign-up: account step', () => {
     expect(screen.getByText('Passwords must be min. 8 chars, one capital letter, one number, and one special character')).toBeTruthy();
   });
 
+  it('refuses a password for its length alone: 7 characters meeting every other rule, taken at 8', async () => {
+    const { user } = renderSignUp('/signup');
+    await heading('Create your account');
+    const rule = 'Passwords must be min. 8 chars, one capital letter, one number, and one special character';
+    await user.click(screen.getByRole('button', { name: 'Create account' }));
+    await user.type(screen.getByLabelText('Password'), 'Ab1!xyz');
+    expect(screen.getByText(rule)).toBeTruthy();
+    expect(screen.getByLabelText('Password').getAttribute('aria-invalid')).toBe('true');
+    await user.type(screen.getByLabelText('Password'), 'w');
+    expect(screen.queryByText(rule)).toBeNull();
+  });
+
   it('creates the account with the opt-in, stores the session and goes to the username step', async () => {
     const { user, router } = renderSignUp('/signup', [
       {

@@ -1,0 +1,16 @@
+import { configDefaults, defineConfig } from 'vitest/config';
+import { DATABASE_TESTS_IN_SRC, resolve } from './vitest.unit.config.js';
+
+/**
+ * The unit tests Stryker runs (stryker.config.mjs): those beside the code, as in vitest.unit.config.ts, without the
+ * checks of the tree itself under test/ (imports, ARCHITECTURE.md's paths, the committed schema). Those read files
+ * outside api/, which Stryker's copy of the package does not have, and they test no rule.
+ */
+export default defineConfig({
+  resolve,
+  test: {
+    include: ['src/**/*.test.ts'],
+    exclude: [...configDefaults.exclude, ...DATABASE_TESTS_IN_SRC],
+    testTimeout: 30_000,
+  },
+});
