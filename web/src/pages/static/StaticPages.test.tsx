@@ -1,3 +1,4 @@
+import { MockedProvider } from '@apollo/client/testing/react';
 import { render, screen, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
@@ -9,10 +10,13 @@ import { TermsPage } from './TermsPage';
 
 function renderPage(page: ReactNode) {
   const router = createMemoryRouter([{ path: '/', element: page }]);
+  // The header's search box asks for suggestions only once something is typed.
   render(
-    <AuthProvider>
-      <RouterProvider router={router} />
-    </AuthProvider>,
+    <MockedProvider>
+      <AuthProvider>
+        <RouterProvider router={router} />
+      </AuthProvider>
+    </MockedProvider>,
   );
 }
 
