@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { expect, vi } from 'vitest';
@@ -48,9 +49,12 @@ export async function publishedDaysAgo(services: Services, mixId: string, days: 
     );
 }
 
+const measured = new AsyncLocalStorage<true>();
+
 /**
- * Every SQL statement the app sends to PostgreSQL while `run` runs, with its parameters in place (the ORM's entity
- * queries and raw SQL alike go through its one connection object).
+ * Every SQL statement `run` and what it starts send to PostgreSQL (its async context), with its parameters in place
+ * (the ORM's entity queries and raw SQL alike go through its one connection object). Background work that runs
+ * meanwhile (the search indexer draining its queue, sweepers) is not counted.
  */
 export async function statementsDuring(services: Services, run: () => Promise<unknown>): Promise<string[]> {
   const connection = services.orm.em.getConnection();
@@ -58,11 +62,11 @@ export async function statementsDuring(services: Services, run: () => Promise<un
   const original = connection.execute.bind(connection);
   const statements: string[] = [];
   const spy = vi.spyOn(connection, 'execute').mockImplementation((...args: Parameters<typeof original>) => {
-    statements.push(platform.formatQuery(String(args[0]), Array.isArray(args[1]) ? args[1] : []));
+    if (measured.getStore()) statements.push(platform.formatQuery(String(args[0]), Array.isArray(args[1]) ? args[1] : []));
     return original(...args);
   });
   try {
-    await run();
+    await measured.run(true, run);
   } finally {
     spy.mockRestore();
   }

@@ -171,6 +171,11 @@ export const OPERATIONS: Record<string, Operation> = {
     summary: 'The "For you" row: each mix with why (new from a followed member, because you saved or finished, popular near you)',
     query: ['limit'],
   },
+  'GET /api/search': {
+    summary: 'Search mixes, members and tracks, typos forgiven (docs/search.md): a page of results, best first, with the count',
+    query: ['q', 'type', 'page', 'genre', 'within_km', 'length'],
+  },
+  'GET /api/search/suggestions': { summary: 'Suggestions as you type: at most 8, as mixes, members and tracks', query: ['q'] },
   'GET /api/mix/by-user/{user_name}/{page}': { summary: 'A member public mixes', query: ['mix_id_to_exclude'] },
   'GET /api/mix/{id}': { summary: 'A mix' },
   'GET /api/mix/public/{id}': { summary: 'A shared mix; mix_found false when gone' },

@@ -8,6 +8,3 @@ export const FOR_YOU_MAX = 50;
 export const FOR_YOU_DEFAULT = 12;
 
 export const forYouInput = z.object({ first: pageSize(FOR_YOU_MAX, FOR_YOU_DEFAULT) });
-
-/** REST sends its size as `?limit=`, a string of digits; anything else is left to the schema to refuse. */
-export const restLimit = (value: unknown): unknown => (typeof value === 'string' && /^\d{1,6}$/.test(value) ? Number(value) : value);

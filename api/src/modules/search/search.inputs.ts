@@ -4,7 +4,7 @@
  * mixes' filters.
  */
 import { z } from 'zod';
-import { decodeCursor, encodeCursor } from '../../shared/cursor.js';
+import { decodeCursor } from '../../shared/cursor.js';
 import { GENRE_CODES } from '../../shared/domain.js';
 import { pageNumber, pageSize, storable } from '../../shared/inputs.js';
 import { SEARCH_QUERY_MAX } from '../../shared/rules.js';
@@ -55,7 +55,6 @@ const filters = z.object({
 });
 
 const isOffset = (key: string[]) => key.length === 1 && /^\d{1,4}$/.test(key[0] ?? '');
-export const encodeOffset = (offset: number) => encodeCursor([String(offset)]);
 
 export const searchInput = z
   .object({

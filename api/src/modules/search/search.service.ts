@@ -1,12 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
+import { encodeCursor } from '../../shared/cursor.js';
 import { parseInput } from '../../shared/inputs.js';
 import { type MixesService, type MixView } from '../mixes/index.js';
 import { TRACK_COLUMNS, type TrackRow, type TrackView, trackView } from '../tracks/index.js';
 import { type IUser, User } from '../users/index.js';
 import { SearchErrors } from './search.errors.js';
 import {
-  encodeOffset,
   LENGTH_SECONDS,
   restSearchInput,
   SEARCH_MAX_RESULTS,
@@ -18,6 +18,7 @@ import {
 import { searchPolicy } from './search.policy.js';
 import { pgArray } from './search-index.js';
 import { SearchIndexer } from './search-indexer.js';
+
 import { findHits, type Hit, type SearchFilters } from './search-query.js';
 import type { Kind } from './search-text.js';
 
@@ -40,6 +41,9 @@ export interface Suggestions {
   members: SearchItem[];
   tracks: SearchItem[];
 }
+
+/** A result's cursor: its place in the ranking (search.inputs.ts reads it back). */
+const encodeOffset = (offset: number) => encodeCursor([String(offset)]);
 
 const NO_FILTERS: SearchFilters = { genre: null, withinKm: null, origin: null, minSeconds: null, maxSeconds: null };
 
