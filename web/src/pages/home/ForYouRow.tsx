@@ -2,13 +2,13 @@ import { useQuery } from '@apollo/client/react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import buttons from '../../components/Button.module.css';
-import { PauseIcon, PlayIcon } from '../../components/icons/Icons';
 import { Spinner } from '../../components/Spinner';
+import { TileCover } from '../../components/TileCover';
 import { ForYouDocument, type ForYouQuery } from '../../gql/graphql';
 import { formatDistance, truncate } from '../../lib/format';
-import { usePlayer } from '../../player/PlayerProvider';
-import { toPlayerMix } from '../../player/to-player-mix';
 import styles from './ForYouRow.module.css';
+
+const TILE_CLASSES = { wrap: styles.coverWrap, cover: styles.cover, play: styles.play };
 
 /** The row asks for 12 cards: two screens of tiles on a phone, a full row and a half on a wide screen. */
 export const FOR_YOU_SIZE = 12;
@@ -17,24 +17,12 @@ const TITLE_CHARS = 48;
 type Item = ForYouQuery['forYou'][number];
 
 function ForYouTile({ item }: { item: Item }) {
-  const player = usePlayer();
   const { mix } = item;
-  const playing = player.mix?.id === mix.id && player.playing;
   const dj = mix.owner.displayName || mix.owner.userName || 'Unknown DJ';
   const distance = formatDistance(mix.distanceKm);
   return (
     <li className={styles.tile}>
-      <div className={styles.coverWrap}>
-        <img className={styles.cover} src={mix.coverUrl} alt="" width={400} height={400} loading="lazy" />
-        <button
-          type="button"
-          className={styles.play}
-          onClick={() => player.toggle(toPlayerMix(mix))}
-          aria-label={playing ? `Pause ${mix.title}` : `Play ${mix.title}`}
-        >
-          {playing ? <PauseIcon width={20} height={20} /> : <PlayIcon width={20} height={20} />}
-        </button>
-      </div>
+      <TileCover mix={mix} classes={TILE_CLASSES} iconSize={20} />
       <Link to={`/mix/${mix.id}`} className={styles.title} title={mix.title}>
         {truncate(mix.title, TITLE_CHARS)}
       </Link>
