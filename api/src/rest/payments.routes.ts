@@ -4,6 +4,17 @@ import type { Services } from '../services.js';
 import { requireViewer } from '../shared/viewer.js';
 import { bodyOf } from './request.js';
 
+type CreatorTrackLine = Awaited<ReturnType<Services['payments']['creatorEarnings']['tracks']>>[number];
+
+const trackWire = (track: CreatorTrackLine) => ({
+  track_id: track.trackId,
+  track_title: track.title,
+  amount_cents: track.amountCents,
+  listened_seconds: track.listenedSeconds,
+  subscribers: track.subscribers,
+  paid_cents: track.paidCents,
+});
+
 /**
  * Payment rows (docs/payments.md#calls) (each answers `{ redirect }`, an absolute URL, as the original client expects), the success page's
  * session confirmation, the Stripe webhook, and the creator rewards ledger as CSV.
@@ -58,6 +69,7 @@ export function paymentRoutes(services: Services) {
           listened_seconds: month.listenedSeconds,
           subscribers: month.subscribers,
           paid_cents: month.paidCents,
+          tracks: month.tracks.map(trackWire),
         })),
         payouts: view.payouts.map((payout) => ({
           period: payout.period,
@@ -67,6 +79,12 @@ export function paymentRoutes(services: Services) {
           paid_at: payout.paidAt,
         })),
       };
+    });
+
+    app.get<{ Querystring: { period?: string } }>('/creator/earnings/tracks', async (request) => {
+      const viewer = requireViewer(await viewerOf(services, request));
+      const lines = await payments.creatorEarnings.tracks(viewer.id, { period: request.query.period });
+      return { lines: lines.map((line) => ({ period: line.period, creator_name: line.creatorName, ...trackWire(line) })) };
     });
 
     app.get('/creator/earnings.csv', async (request, reply) => {

@@ -138,8 +138,16 @@ export const OPERATIONS: Record<string, Operation> = {
     member: true,
   },
   'GET /api/creator/claims': { summary: 'Your creator and label claims', member: true },
-  'GET /api/creator/earnings': { summary: 'Your ledger lines, balance and payouts (verified creators only)', member: true },
-  'GET /api/creator/earnings.csv': { summary: 'Your ledger lines as CSV (verified creators only)', member: true },
+  'GET /api/creator/earnings': {
+    summary: 'Your ledger lines per month (each with its tracks), balance and payouts (verified creators only)',
+    member: true,
+  },
+  'GET /api/creator/earnings/tracks': {
+    summary: 'Your ledger lines per month and track, of one month (?period=YYYY-MM) or all (verified creators only)',
+    query: ['period'],
+    member: true,
+  },
+  'GET /api/creator/earnings.csv': { summary: 'Your ledger lines per month and track as CSV (verified creators only)', member: true },
   'GET /api/creator/payout-account': { summary: 'Your payout account (verified creators only)', member: true },
   'POST /api/creator/payout-account': {
     summary: 'Make your payout account (Stripe Connect Express or test mode); answers { redirect } to onboarding',

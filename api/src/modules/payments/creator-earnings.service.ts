@@ -1,5 +1,7 @@
+import { parseInput } from '../../shared/inputs.js';
 import { earningsPolicy } from './earnings.policy.js';
 import { csvField } from './earnings.service.js';
+import { creatorTracksInput } from './payment.inputs.js';
 import type { PaymentsContext } from './payments-context.js';
 import type { CreatorHolders } from './payouts.service.js';
 
@@ -11,6 +13,25 @@ export interface CreatorMonthView {
   listenedSeconds: number;
   subscribers: number;
   /** Of the amount, what a payout has already paid (its transfer named). */
+  paidCents: number;
+  /** The month's amount per track; they add up to exactly `amountCents`. */
+  tracks: CreatorTrackView[];
+}
+
+/**
+ * One track's part of a creator name's month. A line settled before per-track lines were recorded reads as one line
+ * with no track (`trackId` and `title` null) for its whole amount, so a month's tracks still add up to its amount.
+ */
+export interface CreatorTrackView {
+  period: string;
+  creatorKey: string;
+  creatorName: string;
+  trackId: string | null;
+  /** The title the track had when the month was settled. */
+  title: string | null;
+  amountCents: number;
+  listenedSeconds: number;
+  subscribers: number;
   paidCents: number;
 }
 
@@ -39,6 +60,9 @@ export interface PublicMonthView {
   /** Earned by creators nobody has claimed yet: held until a member is verified for them. */
   waitingCents: number;
 }
+
+/** Seconds as the ledger sums them, to the millisecond. */
+const seconds = (value: number | string) => Math.round(Number(value) * 1000) / 1000;
 
 /**
  * A verified creator's own side of the ledger (docs/creators.md#earnings): their lines per month and name, their CSV,
@@ -75,14 +99,20 @@ export class CreatorEarningsService {
         limit 1200`,
       [keys],
     );
+    const tracks = new Map<string, CreatorTrackView[]>();
+    for (const track of await this.trackLines(keys, null)) {
+      const ref = `${track.period}/${track.creatorKey}`;
+      tracks.set(ref, [...(tracks.get(ref) ?? []), track]);
+    }
     const months = rows.map((row) => ({
       period: row.period,
       creatorKey: row.creator_key,
       creatorName: row.creator_name,
       amountCents: Number(row.cents),
-      listenedSeconds: Math.round(Number(row.seconds) * 1000) / 1000,
+      listenedSeconds: seconds(row.seconds),
       subscribers: Number(row.subscribers),
       paidCents: Number(row.paid),
+      tracks: tracks.get(`${row.period}/${row.creator_key}`) ?? [],
     }));
     const payouts = await em.execute<
       { period: string; amount_cents: number; status: string; transfer_ref: string | null; paid_at: Date | null }[]
@@ -110,19 +140,72 @@ export class CreatorEarningsService {
     };
   }
 
-  /** The creator's own lines as CSV: one row per month and name. */
+  /** The creator's per-track lines, of one month or of all (newest month first, largest amount first). */
+  async tracks(viewerId: string, raw: { period?: unknown }): Promise<CreatorTrackView[]> {
+    const keys = await this.keysOf(viewerId);
+    return this.trackLines(keys, parseInput(creatorTracksInput, raw).period);
+  }
+
+  private async trackLines(keys: string[], period: string | null): Promise<CreatorTrackView[]> {
+    const rows = await this.context.em().execute<
+      {
+        period: string;
+        creator_key: string;
+        creator_name: string;
+        track_id: string | null;
+        title: string | null;
+        cents: string;
+        seconds: number;
+        subscribers: string;
+        paid: string;
+      }[]
+    >(
+      // A line without track lines (settled before they were recorded) counts whole, as one line with no track.
+      `select a.period, a.creator_key, max(a.creator_name) as creator_name, rt.track_id, max(rt.track_title) as title,
+              sum(coalesce(rt.amount_cents, a.amount_cents)) as cents,
+              sum(coalesce(rt.listened_seconds, a.listened_seconds)) as seconds, count(distinct s.user_id) as subscribers,
+              coalesce(sum(coalesce(rt.amount_cents, a.amount_cents)) filter (where po.status = 'paid'), 0) as paid
+         from reward_allocation a
+         left join reward_allocation_track rt on rt.allocation_id = a.id
+         join subscription_payment p on p.id = a.subscription_payment_id
+         join subscription s on s.id = p.subscription_id
+         left join payout po on po.id = a.payout_id
+        where a.creator_key in (?) and (?::text is null or a.period = ?)
+        group by a.period, a.creator_key, rt.track_id, case when rt.track_id is null then rt.track_title end
+        order by a.period desc, a.creator_key, cents desc, title nulls last
+        limit 20000`,
+      [keys, period, period],
+    );
+    return rows.map((row) => ({
+      period: row.period,
+      creatorKey: row.creator_key,
+      creatorName: row.creator_name,
+      trackId: row.track_id,
+      title: row.title,
+      amountCents: Number(row.cents),
+      listenedSeconds: seconds(row.seconds),
+      subscribers: Number(row.subscribers),
+      paidCents: Number(row.paid),
+    }));
+  }
+
+  /** The creator's own lines as CSV: one row per month, name and track (a month's rows add up to its amount). */
   async csv(viewerId: string): Promise<string> {
-    const { months } = await this.mine(viewerId);
-    const lines = [['period', 'creator_key', 'creator_name', 'amount_cents', 'listened_seconds', 'subscribers', 'paid_cents']];
-    for (const month of months)
+    const keys = await this.keysOf(viewerId);
+    const lines = [
+      ['period', 'creator_key', 'creator_name', 'track_id', 'track_title', 'amount_cents', 'listened_seconds', 'subscribers', 'paid_cents'],
+    ];
+    for (const track of await this.trackLines(keys, null))
       lines.push([
-        month.period,
-        month.creatorKey,
-        month.creatorName,
-        String(month.amountCents),
-        String(month.listenedSeconds),
-        String(month.subscribers),
-        String(month.paidCents),
+        track.period,
+        track.creatorKey,
+        track.creatorName,
+        track.trackId ?? '',
+        track.title ?? '',
+        String(track.amountCents),
+        String(track.listenedSeconds),
+        String(track.subscribers),
+        String(track.paidCents),
       ]);
     return `${lines.map((line) => line.map(csvField).join(',')).join('\r\n')}\r\n`;
   }

@@ -2,6 +2,19 @@ import { Field, Float, Int, ObjectType } from 'type-graphql';
 import type { CreatorEarningsView, PublicMonthView } from './creator-earnings.service.js';
 import type { PayoutAccountView, PayoutRun } from './payouts.service.js';
 
+@ObjectType('CreatorTrackLine', {
+  simpleResolvers: true,
+  description: 'One track’s part of a creator name’s month. No track (null id and title): settled before per-track lines.',
+})
+export class CreatorTrackLineObject {
+  @Field(() => String, { nullable: true }) trackId!: string | null;
+  @Field(() => String, { nullable: true, description: 'The title the track had when the month was settled.' }) title!: string | null;
+  @Field(() => Int) amountCents!: number;
+  @Field(() => Float) listenedSeconds!: number;
+  @Field(() => Int, { description: 'Subscribers whose listening to this track paid this.' }) subscribers!: number;
+  @Field(() => Int) paidCents!: number;
+}
+
 @ObjectType('CreatorMonth', { simpleResolvers: true, description: 'One of your creator names in one month of the ledger.' })
 export class CreatorMonthObject {
   @Field(() => String) period!: string;
@@ -10,6 +23,8 @@ export class CreatorMonthObject {
   @Field(() => Float) listenedSeconds!: number;
   @Field(() => Int, { description: 'Subscribers whose listening paid this.' }) subscribers!: number;
   @Field(() => Int, { description: 'Of the amount, what a payout has paid.' }) paidCents!: number;
+  @Field(() => [CreatorTrackLineObject], { description: 'The amount per track: they add up to exactly amountCents.' })
+  tracks!: CreatorTrackLineObject[];
 }
 
 @ObjectType('CreatorPayout', { simpleResolvers: true })
@@ -46,7 +61,12 @@ export class CreatorEarningsObject {
     return Object.assign(new CreatorEarningsObject(), {
       ...view,
       minimumCents,
-      months: view.months.map((month) => Object.assign(new CreatorMonthObject(), month)),
+      months: view.months.map((month) =>
+        Object.assign(new CreatorMonthObject(), {
+          ...month,
+          tracks: month.tracks.map((track) => Object.assign(new CreatorTrackLineObject(), track)),
+        }),
+      ),
       payouts: view.payouts.map((payout) => Object.assign(new CreatorPayoutObject(), payout)),
       payoutAccount: PayoutAccountObject.from(account),
     });

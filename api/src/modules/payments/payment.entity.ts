@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
-import { BETA_CODE } from '../../shared/rules.js';
+import { BETA_CODE, TRACK_TITLE_MAX } from '../../shared/rules.js';
 import { Mix } from '../mixes/mix.entity.js';
+import { Track } from '../tracks/index.js';
 import { User } from '../users/user.entity.js';
 import { Payout, PayoutAccount } from './payout.entity.js';
 
@@ -176,6 +177,26 @@ export const RewardAllocation = defineEntity({
   indexes: [{ name: 'reward_allocation_period_idx', properties: ['period', 'creatorKey'] }],
 });
 
+/**
+ * A ledger line's tracks: the line's cents split over the tracks that earned them, written with the line at settlement
+ * (docs/payments.md#per-track-lines). A line's tracks add up to exactly its amount. The title is the one the track had
+ * then, so the line still reads the same if the track is renamed or removed.
+ */
+export const RewardAllocationTrack = defineEntity({
+  name: 'RewardAllocationTrack',
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
+    allocation: () => p.manyToOne(RewardAllocation).deleteRule('cascade').index('reward_allocation_track_allocation_idx'),
+    track: () => p.manyToOne(Track).nullable().deleteRule('set null').index('reward_allocation_track_track_idx'),
+    trackTitle: p.string().length(TRACK_TITLE_MAX),
+    amountCents: p.integer(),
+    listenedSeconds: p.double().$type<number>().runtimeType('number').default(0),
+  },
+});
+
 export const paymentEntities = [
   Payment,
   Subscription,
@@ -185,6 +206,7 @@ export const paymentEntities = [
   TestPortalSession,
   Entitlement,
   RewardAllocation,
+  RewardAllocationTrack,
   PayoutAccount,
   Payout,
 ];

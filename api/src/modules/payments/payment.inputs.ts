@@ -31,6 +31,9 @@ export const subscriptionInput = z.object({
 
 export const periodInput = z.string({ error: messages.period }).regex(/^\d{4}-(0[1-9]|1[0-2])$/, messages.period);
 
+/** A verified creator's per-track lines: one month, or every month (docs/creators.md#earnings). */
+export const creatorTracksInput = z.object({ period: periodInput.nullish().transform((period) => period ?? null) });
+
 /** The most creators one earnings answer lists (the CSV export has them all). */
 export const MAX_EARNINGS_PAGE = 1000;
 

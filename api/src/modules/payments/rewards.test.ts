@@ -149,6 +149,26 @@ describe('allocateSubscriber', () => {
       ['Cy', 116],
     ]);
     expect(sum(shares.map((share) => share.cents))).toBe(699);
+    // Ann's 350 cents over her two tracks, 30 s on a and 15 s (her half of c): 233.33 and 116.67 round to 233 and 117.
+    expect(shares[0]?.tracks).toEqual([
+      { trackId: 'a', cents: 233, seconds: 30 },
+      { trackId: 'c', cents: 117, seconds: 15 },
+    ]);
+  });
+
+  test('a creator’s tracks split their cents by largest remainder, ties to the track id that sorts first', () => {
+    const [share] = allocateSubscriber(100, [
+      {
+        seconds: 90,
+        durationSeconds: null,
+        tracklist: ['t3', 't1', 't2'].map((trackId) => ({ trackId, creators: [creator('Ann')], startTime: null, endTime: null })),
+      },
+    ]);
+    expect(share?.tracks).toEqual([
+      { trackId: 't1', cents: 34, seconds: 30 },
+      { trackId: 't2', cents: 33, seconds: 30 },
+      { trackId: 't3', cents: 33, seconds: 30 },
+    ]);
   });
 
   test('nothing listened (or only tracks without creators): nobody gets anything', () => {
@@ -160,7 +180,7 @@ describe('allocateSubscriber', () => {
     ).toEqual([]);
   });
 
-  test('awkward pools over random listening add up exactly', () => {
+  test('awkward pools over random listening add up exactly, per creator and per track', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 10_000 }),
@@ -179,7 +199,12 @@ describe('allocateSubscriber', () => {
               endTime: null,
             })),
           }));
-          expect(sum(allocateSubscriber(pool, mixes).map((share) => share.cents))).toBe(pool);
+          const shares = allocateSubscriber(pool, mixes);
+          expect(sum(shares.map((share) => share.cents))).toBe(pool);
+          for (const share of shares) {
+            expect(sum(share.tracks.map((track) => track.cents))).toBe(share.cents);
+            expect(sum(share.tracks.map((track) => track.seconds))).toBeCloseTo(share.seconds, 6);
+          }
         },
       ),
     );

@@ -76,21 +76,35 @@ export function splitCents(total: number, weights: ReadonlyMap<string, number>):
   return parts;
 }
 
+export interface TrackShare {
+  trackId: string;
+  cents: number;
+  seconds: number;
+}
+
 export interface CreatorShare {
   key: string;
   name: string;
   cents: number;
   seconds: number;
+  /**
+   * The creator's cents split over the tracks that earned them (the same largest-remainder split, weighted by the seconds
+   * of each track credited to this creator, ties to the track id that sorts first): they add up to exactly `cents`.
+   * A track whose share rounded to nothing keeps its line with 0 cents, so the seconds add up too.
+   */
+  tracks: TrackShare[];
 }
 
 /**
  * One subscriber's period: the creators' share (`poolCents`) split over the creators of the tracks they listened to,
  * each creator weighted by the seconds credited to their tracks (a track's seconds shared equally among its creators),
  * with one `splitCents`, so the creators' cents add up to exactly `poolCents` and leftover cents go by remainder, then
- * creator key. Nothing listened: no creator gets anything (the caller records the pool as unallocated).
+ * creator key. Each creator's cents are then split over their tracks the same way. Nothing listened: no creator gets
+ * anything (the caller records the pool as unallocated).
  */
 export function allocateSubscriber(poolCents: number, listens: ListenedMix[]): CreatorShare[] {
   const seconds = new Map<string, number>();
+  const perTrack = new Map<string, Map<string, number>>();
   const names = new Map<string, string>();
   for (const listen of listens) {
     const creatorsOf = new Map(listen.tracklist.map((entry) => [entry.trackId, entry.creators]));
@@ -98,7 +112,11 @@ export function allocateSubscriber(poolCents: number, listens: ListenedMix[]): C
       // A track with no named creator earns nothing for anyone: its seconds are left out of the split.
       const creators = [...new Map((creatorsOf.get(trackId) ?? []).map((creator) => [creator.key, creator])).values()];
       for (const creator of creators) {
-        seconds.set(creator.key, (seconds.get(creator.key) ?? 0) + trackSeconds / creators.length);
+        const share = trackSeconds / creators.length;
+        seconds.set(creator.key, (seconds.get(creator.key) ?? 0) + share);
+        const tracks = perTrack.get(creator.key) ?? new Map<string, number>();
+        tracks.set(trackId, (tracks.get(trackId) ?? 0) + share);
+        perTrack.set(creator.key, tracks);
         names.set(creator.key, creator.name);
       }
     }
@@ -106,7 +124,15 @@ export function allocateSubscriber(poolCents: number, listens: ListenedMix[]): C
   // A creator whose share rounded to nothing gets no ledger line (the cent went to a larger remainder).
   return [...splitCents(poolCents, seconds)]
     .filter(([, cents]) => cents > 0)
-    .map(([key, cents]) => ({ key, name: names.get(key) ?? key, cents, seconds: seconds.get(key) ?? 0 }))
+    .map(([key, cents]) => {
+      const trackSeconds = perTrack.get(key) ?? new Map<string, number>();
+      const trackCents = splitCents(cents, trackSeconds);
+      const tracks = [...trackSeconds]
+        .filter(([, weight]) => weight > 0)
+        .map(([trackId, weight]) => ({ trackId, cents: trackCents.get(trackId) ?? 0, seconds: weight }))
+        .sort((a, b) => b.cents - a.cents || (a.trackId < b.trackId ? -1 : 1));
+      return { key, name: names.get(key) ?? key, cents, seconds: seconds.get(key) ?? 0, tracks };
+    })
     .sort((a, b) => b.cents - a.cents || (a.key < b.key ? -1 : 1));
 }
 

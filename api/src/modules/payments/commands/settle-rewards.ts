@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../../db/orm.js';
 import type { Creator } from '../../tracks/index.js';
-import { RewardAllocation } from '../payment.entity.js';
+import { RewardAllocation, RewardAllocationTrack } from '../payment.entity.js';
 import { countedProviderSql, paymentPolicy } from '../payment.policy.js';
 import { allocateSubscriber, creatorKey, type ListenedMix } from '../rewards.js';
 
@@ -18,6 +18,15 @@ interface RewardLine {
   amountCents: number;
   listenedSeconds: number;
   createdAt: Date;
+}
+
+interface RewardTrackLine {
+  id: string;
+  allocation: string;
+  track: string;
+  trackTitle: string;
+  amountCents: number;
+  listenedSeconds: number;
 }
 
 interface UnsettledRow {
@@ -57,19 +66,32 @@ async function settleOne(em: EntityManager, now: Date, testModeCounts: boolean):
   if (!payment) return false;
   const periodStart = new Date(payment.period_start);
   const pool = paymentPolicy.creatorsShareCents(payment.amount_cents);
-  const listens = await listensOf(em, payment.user_id, periodStart, new Date(payment.period_end));
+  const { listens, titles } = await listensOf(em, payment.user_id, periodStart, new Date(payment.period_end));
   const shares = allocateSubscriber(pool, listens);
   const period = periodOf(periodStart);
-  const lines: RewardLine[] = shares.map((share) => ({
-    id: randomUUID(),
-    subscriptionPayment: payment.id,
-    period,
-    creatorKey: share.key.slice(0, 255),
-    creatorName: share.name.slice(0, 255),
-    amountCents: share.cents,
-    listenedSeconds: share.seconds,
-    createdAt: now,
-  }));
+  const trackLines: RewardTrackLine[] = [];
+  const lines: RewardLine[] = shares.map((share) => {
+    const id = randomUUID();
+    for (const track of share.tracks)
+      trackLines.push({
+        id: randomUUID(),
+        allocation: id,
+        track: track.trackId,
+        trackTitle: titles.get(track.trackId) ?? '',
+        amountCents: track.cents,
+        listenedSeconds: track.seconds,
+      });
+    return {
+      id,
+      subscriptionPayment: payment.id,
+      period,
+      creatorKey: share.key.slice(0, 255),
+      creatorName: share.name.slice(0, 255),
+      amountCents: share.cents,
+      listenedSeconds: share.seconds,
+      createdAt: now,
+    };
+  });
   if (lines.length === 0 && pool > 0)
     lines.push({
       id: randomUUID(),
@@ -81,8 +103,9 @@ async function settleOne(em: EntityManager, now: Date, testModeCounts: boolean):
       listenedSeconds: 0,
       createdAt: now,
     });
-  // One statement for the payment's lines.
+  // One statement for the payment's lines, one for their tracks, in the transaction that marks the payment settled.
   if (lines.length > 0) await em.insertMany(RewardAllocation, lines);
+  if (trackLines.length > 0) await em.insertMany(RewardAllocationTrack, trackLines);
   await em.execute('update subscription_payment set rewards_settled_at = ? where id = ?', [now, payment.id]);
   return true;
 }
@@ -93,7 +116,12 @@ async function settleOne(em: EntityManager, now: Date, testModeCounts: boolean):
  * A listen that names no version (written by no path since versions exist) is read against the version in force at
  * its start, version 1 being in force from the mix's publishing.
  */
-async function listensOf(em: EntityManager, userId: string, from: Date, to: Date): Promise<ListenedMix[]> {
+async function listensOf(
+  em: EntityManager,
+  userId: string,
+  from: Date,
+  to: Date,
+): Promise<{ listens: ListenedMix[]; titles: Map<string, string> }> {
   const listens = await em.execute<{ version_id: string | null; seconds: number; duration_seconds: number | null }[]>(
     `select coalesce(l.tracklist_version_id,
                      (select v.id from tracklist_version v where v.mix_id = l.mix_id and v.created_at <= l.started_at
@@ -104,21 +132,23 @@ async function listensOf(em: EntityManager, userId: string, from: Date, to: Date
       where l.user_id = ? and l.started_at >= ? and l.started_at < ? and l.ended_at is not null`,
     [userId, from, to],
   );
-  if (listens.length === 0) return [];
+  if (listens.length === 0) return { listens: [], titles: new Map() };
   const versionIds = [...new Set(listens.flatMap((listen) => (listen.version_id ? [listen.version_id] : [])))];
   const entries =
     versionIds.length === 0
       ? []
       : await em.execute<
-          { version_id: string; track_id: string; start_time: number | null; end_time: number | null; creators: Creator[] }[]
+          { version_id: string; track_id: string; title: string; start_time: number | null; end_time: number | null; creators: Creator[] }[]
         >(
-          `select e.version_id, e.track_id, e.start_time, e.end_time, t.creators
+          `select e.version_id, e.track_id, t.title, e.start_time, e.end_time, t.creators
              from tracklist_version_entry e join track t on t.id = e.track_id
             where e.version_id in (?) order by e.version_id, e.position`,
           [versionIds],
         );
   const tracklists = new Map<string, ListenedMix['tracklist']>();
+  const titles = new Map<string, string>();
   for (const entry of entries) {
+    titles.set(entry.track_id, entry.title);
     const list = tracklists.get(entry.version_id) ?? [];
     list.push({
       trackId: entry.track_id,
@@ -130,9 +160,12 @@ async function listensOf(em: EntityManager, userId: string, from: Date, to: Date
     });
     tracklists.set(entry.version_id, list);
   }
-  return listens.map((listen) => ({
-    seconds: Number(listen.seconds),
-    durationSeconds: listen.duration_seconds,
-    tracklist: (listen.version_id && tracklists.get(listen.version_id)) || [],
-  }));
+  return {
+    titles,
+    listens: listens.map((listen) => ({
+      seconds: Number(listen.seconds),
+      durationSeconds: listen.duration_seconds,
+      tracklist: (listen.version_id && tracklists.get(listen.version_id)) || [],
+    })),
+  };
 }
