@@ -126,7 +126,9 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
   const search = new SearchService(orm, mixes, databaseUrl, log);
   await search.start();
   const notifications = new NotificationsService(orm, (user) => users.imageUrl(user));
-  const creators = new CreatorsService(orm, moderation, notifications, mailer, config.PUBLIC_URL);
+  const creators = new CreatorsService(orm, moderation, notifications, mailer, config.PUBLIC_URL, (memberId) =>
+    rateLimits.consume([['creatorClaimPerMember', memberId]]),
+  );
   return {
     config,
     orm,

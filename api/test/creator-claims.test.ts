@@ -202,4 +202,23 @@ describe('creator claims', () => {
     expect((await rest('POST', '/api/creator/claim', member, { ...base, evidence: ['javascript:alert(1)'] })).statusCode).toBe(400);
     expect((await rest('POST', '/api/creator/claim', member, { ...base, subject: 'god' })).statusCode).toBe(400);
   });
+
+  test('a member files at most 5 claims a day (GraphQL and REST count together); the 6th is a 429 saying when to retry', async () => {
+    const member = await signUpMember(t.app);
+    const input = { subject: 'CREATOR', name: 'Quay Records Artist', trackId, evidence: ['https://ok.example'] };
+    await claim(member, 'Tomi Sato');
+    // Refused claims count too, once well formed: each asked a moderator's question of the server.
+    const body = { subject: 'creator', name: 'Tomi Sato', track_id: trackId, evidence: ['https://ok.example'] };
+    for (let i = 0; i < 4; i++) expect((await rest('POST', '/api/creator/claim', member, body)).statusCode).toBe(409);
+    const refused = await rest('POST', '/api/creator/claim', member, body);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().message).toMatch(/^Too many creator claims: at most 5 in a day\. Please try again in 2[34] hours\.$/);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(23 * 3600);
+    const answer = await gql(t.app, CLAIM, { input }, member.token);
+    expect(answer.errors?.[0]?.extensions?.code).toBe('TOO_MANY_REQUESTS');
+    expect(answer.errors?.[0]?.message).toMatch(/Too many creator claims/);
+    // Badly formed input is refused before it counts, and other members have their own day.
+    expect((await rest('POST', '/api/creator/claim', member, { ...body, evidence: [] })).statusCode).toBe(400);
+    expect((await rest('POST', '/api/creator/claim', await signUpMember(t.app), body)).statusCode).toBe(201);
+  });
 });

@@ -189,6 +189,12 @@ export type CoordinateRule = ReturnType<typeof coordinate>;
 export const LOCATION_CELL_KM = 2;
 export const LOCATION_CHANGES_PER_HOUR = 5;
 
+/**
+ * Creator claims (issue 28) each put work in front of a moderator: a member files at most this many a day
+ * (docs/creators.md#claims), enough to claim an artist name, its aliases and a label.
+ */
+export const CREATOR_CLAIMS_PER_DAY = 5;
+
 export const LOCATION_RULE = { latitude: coordinate('latitude', 90), longitude: coordinate('longitude', 180) } as const;
 
 // ---- BETA codes ------------------------------------------------------------------------------------------------

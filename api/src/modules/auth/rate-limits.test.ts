@@ -31,6 +31,7 @@ describe('the rate-limit table (docs/accounts.md#attempt-limits)', () => {
       passwordCheckPerMember: { points: 10, durationSeconds: quarter },
       wrongBetaCodePerMember: { points: 10, durationSeconds: hour },
       locationChangePerMember: { points: 5, durationSeconds: hour, counts: 'location changes' },
+      creatorClaimPerMember: { points: 5, durationSeconds: 24 * hour, counts: 'creator claims' },
     });
   });
 
@@ -67,6 +68,12 @@ describe('the rate-limit table (docs/accounts.md#attempt-limits)', () => {
   test('a limit that names what it counts says so, with its window', async () => {
     const refusal = await spend(new RateLimits(), 'locationChangePerMember', 'm', 6);
     expect(refusal?.message).toMatch(/^Too many location changes: at most 5 in an hour\. Please try again in (59|60) minutes\.$/);
+  });
+
+  test('a day’s limit: the 6th creator claim is refused for about a day, in hours', async () => {
+    const refusal = await spend(new RateLimits(), 'creatorClaimPerMember', 'm', 6);
+    expect(refusal?.message).toMatch(/^Too many creator claims: at most 5 in a day\. Please try again in 2[34] hours\.$/);
+    expect(refusal?.retryAfterSeconds).toBeGreaterThan(23 * 3600);
   });
 
   test('refuseWhenSpent refuses once the points are spent, without spending one', async () => {

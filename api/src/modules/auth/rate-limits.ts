@@ -9,7 +9,7 @@ import {
   RateLimiterRes,
 } from 'rate-limiter-flexible';
 import { TooManyRequestsError } from '../../shared/errors.js';
-import { LOCATION_CHANGES_PER_HOUR } from '../../shared/rules.js';
+import { CREATOR_CLAIMS_PER_DAY, LOCATION_CHANGES_PER_HOUR } from '../../shared/rules.js';
 
 export interface Limit {
   points: number;
@@ -36,16 +36,29 @@ export const AUTH_LIMITS = {
   wrongBetaCodePerMember: { points: 10, durationSeconds: 60 * 60 },
   // A member moves or corrects their place now and then; more often only serves probing distances (issue 26).
   locationChangePerMember: { points: LOCATION_CHANGES_PER_HOUR, durationSeconds: 60 * 60, counts: 'location changes' },
+  // Every claim waits for a moderator: a day's few claims cover a member's names, more only floods the queue (issue 28).
+  creatorClaimPerMember: { points: CREATOR_CLAIMS_PER_DAY, durationSeconds: 24 * 60 * 60, counts: 'creator claims' },
 } satisfies Record<string, Limit>;
 
 export type LimitName = keyof typeof AUTH_LIMITS;
 
 const windowWords = (seconds: number) =>
-  seconds === 3600 ? 'an hour' : seconds % 3600 === 0 ? `${seconds / 3600} hours` : `${Math.round(seconds / 60)} minutes`;
+  seconds === 3600
+    ? 'an hour'
+    : seconds === 86400
+      ? 'a day'
+      : seconds % 3600 === 0
+        ? `${seconds / 3600} hours`
+        : `${Math.round(seconds / 60)} minutes`;
 
-/** The words of a 429: what ran out (when the limit names it) and how long to wait. */
+/** The words of a 429: what ran out (when the limit names it) and how long to wait (hours from two hours on). */
 export function refusalOf(limit: Limit, seconds: number): string {
-  const wait = seconds >= 120 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`;
+  const wait =
+    seconds >= 2 * 3600
+      ? `${Math.ceil(seconds / 3600)} hours`
+      : seconds >= 120
+        ? `${Math.ceil(seconds / 60)} minutes`
+        : `${seconds} seconds`;
   const what = limit.counts
     ? `Too many ${limit.counts}: at most ${limit.points} in ${windowWords(limit.durationSeconds)}.`
     : 'Too many attempts.';

@@ -88,6 +88,8 @@ export class CreatorsService {
     private readonly notices: ClaimNotices,
     private readonly mailer: Mailer,
     private readonly publicUrl: string,
+    /** Spends one of the member's daily claims, or throws the 429 that names the limit (docs/creators.md#claims). */
+    private readonly limitClaim: (memberId: string) => Promise<void>,
   ) {
     const handler = { decide: this.decide.bind(this) };
     moderation.register('creator_claim', handler);
@@ -101,6 +103,8 @@ export class CreatorsService {
   /** A member claims a creator or label; the claim waits in the moderation queue (as a dispute when the name is held). */
   async claim(viewerId: string, raw: Record<string, unknown>): Promise<ClaimView> {
     const input = parseInput(claimInput, raw);
+    // Counted once the input is well formed, whatever the queue then says: a refused claim still asked a question.
+    await this.limitClaim(viewerId);
     return this.em().transactional(async (txEm) => {
       const em = txEm as EntityManager;
       const found = await this.findSubject(em, input.subject, input.name, input.trackId);
