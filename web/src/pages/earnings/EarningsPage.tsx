@@ -10,6 +10,7 @@ import { formatPrice } from '../../lib/format';
 import { serverMessage, serverStatus } from '../../lib/server-message';
 import styles from '../moderation/Moderation.module.css';
 import { listeningTime, periodLabel } from '../settings/EarningsSection';
+import { TrackEarnings } from './TrackEarnings';
 
 /** The creator's own CSV, fetched with the token and saved by the browser. */
 async function downloadCsv(): Promise<void> {
@@ -32,7 +33,7 @@ const ACCOUNT_WORDS: Record<string, string> = {
 };
 
 /**
- * `/earnings` (docs/creators.md#earnings): a verified creator's own ledger lines per month, their balance and payouts,
+ * `/earnings` (docs/creators.md#earnings): a verified creator's own ledger lines per month and per track, their balance and payouts,
  * the CSV export, and their payout account. Anyone else is told how to become a verified creator.
  */
 export function EarningsPage() {
@@ -143,6 +144,7 @@ export function EarningsPage() {
             </section>
           )}
         </section>
+        <TrackEarnings months={earnings.months} />
         {earnings.payouts.length > 0 ? (
           <section className={styles.section} aria-labelledby="earnings-payouts">
             <h2 id="earnings-payouts" className={styles.sectionTitle}>
