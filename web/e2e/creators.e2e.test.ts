@@ -150,6 +150,14 @@ describe('creators get paid', () => {
     const amount = `$${(creatorEarnings.totalCents / 100).toFixed(2)}`;
     await claimant.getByTestId('earned-total').getByText(amount).waitFor();
     await claimant.getByRole('row', { name: new RegExp(creatorName) }).waitFor();
+    // Per track: the five tracks, which add up to the month.
+    const byTrack = claimant.getByRole('region', { name: new RegExp(`^${creatorName}, .* by track$`) });
+    await byTrack.getByRole('link', { name: `Harbour ${suffix} 1` }).waitFor();
+    const trackCents = (await byTrack.locator('tbody tr td:nth-of-type(3)').allTextContents()).map((text) =>
+      Math.round(Number(text.replace('$', '')) * 100),
+    );
+    expect(trackCents).toHaveLength(5);
+    expect(trackCents.reduce((sum, cents) => sum + cents, 0)).toBe(creatorEarnings.totalCents);
     await claimant.getByRole('button', { name: 'Connect payout account' }).click();
     await claimant.getByTestId('payout-account').getByText('Test mode. Connected: payouts reach this account.').waitFor();
     expect(await seriousViolations(claimant)).toEqual([]);

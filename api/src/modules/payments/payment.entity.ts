@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { defineEntity, type InferEntity, p } from '@mikro-orm/core';
 import { BETA_CODE, TRACK_TITLE_MAX } from '../../shared/rules.js';
 import { Mix } from '../mixes/mix.entity.js';
-import { Track } from '../tracks/index.js';
+import { Track } from '../tracks/track.entity.js';
 import { User } from '../users/user.entity.js';
 import { Payout, PayoutAccount } from './payout.entity.js';
 
