@@ -141,6 +141,14 @@ async function main() {
     const [check] = (await sql(
       `select count(*)::int as lines, sum(amount_cents)::int as cents, (select sum(amount_cents)::int from subscription_payment) as paid from reward_allocation`,
     )) as { lines: number; cents: number; paid: number }[];
+    // Every line's tracks add up to the line (docs/payments.md#per-track-lines): the count of lines that do not.
+    const [tracks] = (await sql(
+      `select (select count(*)::int from reward_allocation_track) as lines,
+              count(*) filter (where a.creator_key is not null and coalesce(t.cents, -1) <> a.amount_cents)::int as off
+         from reward_allocation a
+         left join (select allocation_id, sum(amount_cents)::int as cents from reward_allocation_track group by allocation_id) t
+           on t.allocation_id = a.id`,
+    )) as { lines: number; off: number }[];
 
     out(
       `payments bench (load average ${loadavg()
@@ -159,6 +167,9 @@ async function main() {
     );
     out(
       `  ledger: ${check.lines} lines, ${check.cents} cents = 70% of ${check.paid} cents rounded per payment: ${check.cents === SUBSCRIBERS * 699 ? 'exact' : 'MISMATCH'}`,
+    );
+    out(
+      `  per-track lines: ${tracks.lines}, every creator line exactly its tracks: ${tracks.off === 0 ? 'exact' : `${tracks.off} MISMATCH`}`,
     );
   } finally {
     await app.close();
