@@ -14,6 +14,7 @@ import { GraphQLError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import pino from 'pino';
 import { WebSocketServer } from 'ws';
+import { CompiledExecution } from '../graphql/compiled-execution.js';
 import { type GraphQLContext, socketCredentials } from '../graphql/context.js';
 import { formatGraphQLError, formatWebSocketErrors } from '../graphql/errors.js';
 import { httpCachePlugin, registerGraphQLEtags } from '../graphql/http-cache.js';
@@ -128,7 +129,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   const schema = await buildGraphQLSchema(pubSub);
   const limits = { maxDepth: config.GRAPHQL_MAX_DEPTH, maxCost: config.GRAPHQL_MAX_COST };
   const apollo = new ApolloServer<GraphQLContext>({
-    schema,
+    gateway: new CompiledExecution(schema).gateway(),
     csrfPrevention: true,
     introspection: true,
     includeStacktraceInErrorResponses: !config.isProduction,
