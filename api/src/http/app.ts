@@ -128,8 +128,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   ];
   const schema = await buildGraphQLSchema(pubSub);
   const limits = { maxDepth: config.GRAPHQL_MAX_DEPTH, maxCost: config.GRAPHQL_MAX_COST };
+  const execution = config.GRAPHQL_COMPILED_EXECUTION ? { gateway: new CompiledExecution(schema).gateway() } : { schema };
   const apollo = new ApolloServer<GraphQLContext>({
-    gateway: new CompiledExecution(schema).gateway(),
+    ...execution,
     csrfPrevention: true,
     introspection: true,
     includeStacktraceInErrorResponses: !config.isProduction,
