@@ -114,6 +114,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(8),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(10).default(2000),
+  // Queries run as compiled code (graphql-jit); 0 runs every operation on graphql-js, as the bench's comparison does.
+  GRAPHQL_COMPILED_EXECUTION: flag(true),
   // The public API's budgets per client (member or address) and window; see README "Rate limits".
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   RATE_LIMIT_REQUESTS: z.coerce.number().int().min(1).default(1200),

@@ -90,7 +90,7 @@ export function limitProblem(
   }
   let cost: number;
   try {
-    cost = operationCost(schema, singleOperation(operation, fragments), variables);
+    cost = costOfOperation(schema, document, operation, variables);
   } catch (error) {
     // Its one refusal left once variables coerce: more nodes than it walks (abstract types are walked once per type).
     if (error instanceof GraphQLError) return refuse(error.message, 'QUERY_TOO_COMPLEX');
@@ -110,18 +110,31 @@ const singleOperation = (operation: OperationDefinitionNode, fragments: Map<stri
   definitions: [operation, ...fragments.values()],
 });
 
-/** The cost of one operation of a document that passed `limitProblem` (the rate limit spends it, see http/public-api). */
+/**
+ * Costs already computed, by operation and variables object: the cost limit and the rate limit both ask for a
+ * request's cost, and a document Apollo has cached is the same operation node on every request that sends it.
+ */
+const knownCosts = new WeakMap<OperationDefinitionNode, WeakMap<object, number>>();
+const NO_VARIABLES = {};
+
+/** The cost of one operation of a document (the cost limit checks it; the rate limit spends it, see http/public-api). */
 export function costOfOperation(
   schema: GraphQLSchema,
   document: DocumentNode,
   operation: OperationDefinitionNode,
   variables: Record<string, unknown> | undefined,
 ): number {
+  const byVariables = knownCosts.get(operation) ?? new WeakMap<object, number>();
+  knownCosts.set(operation, byVariables);
+  const known = byVariables.get(variables ?? NO_VARIABLES);
+  if (known !== undefined) return known;
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   }
-  return operationCost(schema, singleOperation(operation, fragments), variables);
+  const cost = operationCost(schema, singleOperation(operation, fragments), variables);
+  byVariables.set(variables ?? NO_VARIABLES, cost);
+  return cost;
 }
 
 /**

@@ -129,8 +129,13 @@ export class MixConnectionObject {
   @Field(() => [MixEdgeObject]) edges!: MixEdgeObject[];
   @Field(() => [MixObject]) nodes!: MixObject[];
   @Field(() => PageInfoObject) pageInfo!: PageInfoObject;
+  /** The page's total, which may still be counting when the page is ready. */
+  count!: Promise<number>;
+  // A method, not a property: compiled execution reads a property without a resolver as a value, never as a promise.
   @Field(() => Int, { description: 'How many mixes match, across all pages (at least this many when totalCountIsLowerBound).' })
-  totalCount!: Promise<number>;
+  totalCount(): Promise<number> {
+    return this.count;
+  }
   @Field(() => Boolean, {
     description: 'True when more mixes match than were counted (a wide feed circle): show totalCount as "10,000+".',
   })
@@ -145,7 +150,7 @@ export class MixConnectionObject {
       edges,
       nodes: edges.map((edge) => edge.node),
       pageInfo: pageInfoOf(edges, page),
-      totalCount: page.totalCount,
+      count: page.totalCount,
       totalCountIsLowerBound: page.totalCountIsLowerBound,
     });
   }

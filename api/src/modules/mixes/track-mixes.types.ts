@@ -19,7 +19,12 @@ export class TrackMixEdgeObject {
 export class TrackMixConnectionObject {
   @Field(() => [TrackMixEdgeObject]) edges!: TrackMixEdgeObject[];
   @Field(() => PageInfoObject) pageInfo!: PageInfoObject;
-  @Field(() => Int, { description: 'How many mixes play the track, across all pages.' }) totalCount!: Promise<number>;
+  count!: Promise<number>;
+  // A method, not a property: compiled execution reads a property without a resolver as a value, never as a promise.
+  @Field(() => Int, { description: 'How many mixes play the track, across all pages.' })
+  totalCount(): Promise<number> {
+    return this.count;
+  }
 
   static from(services: Services, page: TrackMixPage, viewerId: string | null): TrackMixConnectionObject {
     const edges = page.items.map((item) => ({
@@ -30,7 +35,7 @@ export class TrackMixConnectionObject {
     return Object.assign(new TrackMixConnectionObject(), {
       edges,
       pageInfo: pageInfoOf(edges, page),
-      totalCount: page.totalCount,
+      count: page.totalCount,
     });
   }
 }

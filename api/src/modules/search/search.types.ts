@@ -15,8 +15,9 @@ registerEnumType(MixLengthEnum, { name: 'MixLength', description: 'A mix’s len
 export const SearchResultUnion = createUnionType({
   name: 'SearchResult',
   description: 'A mix, a member or a track.',
+  // No resolveType of our own: type-graphql's default picks the class an item is an instance of, synchronously, which
+  // compiled execution needs (it does not wait for a type to be resolved; a resolveType given here is made async).
   types: () => [MixObject, UserObject, TrackObject] as const,
-  resolveType: (value) => (value instanceof MixObject ? MixObject : value instanceof UserObject ? UserObject : TrackObject),
 });
 
 @ArgsType()
