@@ -10,7 +10,7 @@ export default defineConfig({
     include: ['e2e/**/*.e2e.test.ts'],
     globalSetup: ['e2e/global-setup.ts'],
     // Generous for a machine running two suites at once; a passing journey never waits them out.
-    testTimeout: 60_000,
+    testTimeout: 120_000,
     hookTimeout: 180_000,
     // The default report, then the ten slowest files with their times.
     reporters: ['default', '../scripts/vitest-slowest-files.mjs'],

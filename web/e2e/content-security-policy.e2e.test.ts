@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { solidImage } from '../../api/test/support/images';
-import { launchBrowser } from './support/browser';
+import { BROWSER_STEP_TIMEOUT_MS, launchBrowser } from './support/browser';
 import { graphql, type Member, type PublishedMix, publishMix, signUpMember } from './support/world';
 
 const baseUrl = inject('baseUrl');
@@ -17,7 +17,7 @@ const pageErrors: string[] = [];
 async function watchedPage(token?: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   contexts.push(context);
-  context.setDefaultTimeout(10_000);
+  context.setDefaultTimeout(BROWSER_STEP_TIMEOUT_MS);
   await context.exposeFunction('reportViolation', (report: string) => violations.push(report));
   await context.addInitScript(() => {
     const report = (window as unknown as { reportViolation(report: string): void }).reportViolation;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { seriousViolations } from './support/axe';
-import { launchBrowser } from './support/browser';
+import { BROWSER_STEP_TIMEOUT_MS, launchBrowser } from './support/browser';
 import { type Member, type PublishedMix, publishMix, signUpMember } from './support/world';
 
 /** The "For you" row on /home (docs/home-feed.md#for-you). `FOR_YOU_SCREENSHOTS=../docs/screenshots` photographs it. */
@@ -26,7 +26,7 @@ async function rest(path: string, token?: string) {
 async function openHome(member: Member, width: number): Promise<Page> {
   const context = await browser.newContext({ viewport: { width, height: 900 } });
   contexts.push(context);
-  context.setDefaultTimeout(15_000);
+  context.setDefaultTimeout(BROWSER_STEP_TIMEOUT_MS);
   await context.addInitScript((value) => localStorage.setItem('token', value), member.token);
   const page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -78,7 +78,8 @@ describe.each([390, 1280])('For you at %i px', (width) => {
     expect(new Set(reasons)).toEqual(new Set(['Popular near you']));
     const card = row.getByRole('listitem').filter({ has: page.getByRole('link', { name: liked.title }) });
     await card.getByText('Popular near you').waitFor();
-    // The row comes before the carousel in the page (and in reading order).
+    // The row comes before the carousel in the page (and in reading order), once the carousel has loaded too.
+    await page.locator('section[aria-label="Mixes"]').waitFor();
     const before = await page.evaluate(() => {
       const heading = document.getElementById('for-you-title');
       const carousel = document.querySelector('section[aria-label="Mixes"]');

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser } from './support/browser';
+import { BROWSER_STEP_TIMEOUT_MS, launchBrowser } from './support/browser';
 import { PASSWORD, type PublishedMix, publishMix, signUpMember } from './support/world';
 
 const baseUrl = inject('baseUrl');
@@ -15,7 +15,7 @@ const pageErrors: string[] = [];
 async function newPage(): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   contexts.push(context);
-  context.setDefaultTimeout(15_000);
+  context.setDefaultTimeout(BROWSER_STEP_TIMEOUT_MS);
   const page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
   return page;

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser } from './support/browser';
+import { BROWSER_STEP_TIMEOUT_MS, launchBrowser } from './support/browser';
 import { answeredOperations } from './support/graphql-traffic';
 import { type Member, type PublishedMix, publishMix, signUpMember } from './support/world';
 
@@ -19,7 +19,7 @@ const pageErrors: string[] = [];
 async function openPage(token?: string, width = 1280, timezoneId?: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width, height: 900 }, timezoneId });
   contexts.push(context);
-  context.setDefaultTimeout(10_000);
+  context.setDefaultTimeout(BROWSER_STEP_TIMEOUT_MS);
   if (token) await context.addInitScript((value) => localStorage.setItem('token', value), token);
   const page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { seriousViolations } from './support/axe';
-import { launchBrowser } from './support/browser';
+import { BROWSER_STEP_TIMEOUT_MS, launchBrowser } from './support/browser';
 import { subscribeSent } from './support/graphql-traffic';
 import { type Member, type PublishedMix, publishMix, signUpMember } from './support/world';
 
@@ -20,7 +20,7 @@ async function openPage(token?: string, width = 1280): Promise<Page> {
   // The CSP refuses inline scripts, axe-core's included: the journey lets the page run it.
   const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
   contexts.push(context);
-  context.setDefaultTimeout(15_000);
+  context.setDefaultTimeout(BROWSER_STEP_TIMEOUT_MS);
   if (token) await context.addInitScript((value) => localStorage.setItem('token', value), token);
   const page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { seriousViolations } from './support/axe';
-import { launchBrowser } from './support/browser';
+import { BROWSER_STEP_TIMEOUT_MS, launchBrowser } from './support/browser';
 import { graphql, type Member, type PublishedMix, signUpMember, uploadDraft } from './support/world';
 
 /**
@@ -27,7 +27,7 @@ const pageErrors: string[] = [];
 async function openPage(token: string, width: number): Promise<Page> {
   const context = await browser.newContext({ viewport: { width, height: 900 } });
   contexts.push(context);
-  context.setDefaultTimeout(15_000);
+  context.setDefaultTimeout(BROWSER_STEP_TIMEOUT_MS);
   await context.addInitScript((value) => localStorage.setItem('token', value), token);
   const page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));

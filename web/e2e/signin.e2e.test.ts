@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { launchBrowser } from './support/browser';
+import { BROWSER_STEP_TIMEOUT_MS, launchBrowser } from './support/browser';
 import { PASSWORD, publishMix, signUpMember as signUpOver } from './support/world';
 
 const baseUrl = inject('baseUrl');
@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  context.setDefaultTimeout(10_000);
+  context.setDefaultTimeout(BROWSER_STEP_TIMEOUT_MS);
   page = await context.newPage();
   pageErrors = [];
   page.on('pageerror', (error) => pageErrors.push(error.message));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { launchBrowser } from './support/browser';
+import { BROWSER_STEP_TIMEOUT_MS, launchBrowser } from './support/browser';
 import { graphql, PASSWORD } from './support/world';
 
 const baseUrl = inject('baseUrl');
@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  context.setDefaultTimeout(10_000);
+  context.setDefaultTimeout(BROWSER_STEP_TIMEOUT_MS);
   page = await context.newPage();
   pageErrors = [];
   page.on('pageerror', (error) => pageErrors.push(error.message));

@@ -18,3 +18,10 @@ export function launchBrowser(): Promise<Browser> {
     ],
   });
 }
+
+/**
+ * How long one browser step (a navigation, a locator's wait) may take before the journey fails naming what it waited
+ * for: generous for a machine running two whole suites at once, where loading the app has taken over 10 s; a step that
+ * passes never waits it out.
+ */
+export const BROWSER_STEP_TIMEOUT_MS = 30_000;

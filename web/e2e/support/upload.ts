@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { sineMp3 } from '../../../api/test/support/audio';
 import { solidImage } from '../../../api/test/support/images';
+import { BROWSER_STEP_TIMEOUT_MS } from './browser';
 
 export interface UploadFiles {
   /** A file's contents, or the path of a file on disk. */
@@ -19,7 +20,7 @@ export async function smallUpload(): Promise<UploadFiles> {
 /** A page of a fresh context signed in as the member with `token`, `width` pixels wide. */
 export async function signedInPage(browser: Browser, token: string, width = 1280): Promise<Page> {
   const context: BrowserContext = await browser.newContext({ viewport: { width, height: 900 } });
-  context.setDefaultTimeout(20_000);
+  context.setDefaultTimeout(BROWSER_STEP_TIMEOUT_MS);
   await context.addInitScript((value) => {
     if (!localStorage.getItem('token')) localStorage.setItem('token', value);
   }, token);
