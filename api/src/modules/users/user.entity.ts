@@ -40,6 +40,11 @@ export const User = defineEntity({
     currentMixPos: p.double().$type<number>().runtimeType('number').default(0),
     // Set by a successful password check; lets the documented two-step change (check, then update) proceed without re-sending the old password.
     passwordCheckedAt: p.datetime().nullable(),
+    // A moderator's suspension (docs/trust.md#suspensions): while it lasts the member, their profile and their mixes
+    // are gone for everyone and they cannot sign in; no end (null until) lasts until a moderator restores them.
+    suspendedAt: p.datetime().nullable(),
+    suspendedUntil: p.datetime().nullable(),
+    suspensionReason: p.text().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p
       .datetime()
