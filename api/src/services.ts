@@ -29,6 +29,7 @@ import { RecommendationsService } from './modules/recommendations/recommendation
 import { RolesService } from './modules/roles/roles.service.js';
 import { SearchService } from './modules/search/search.service.js';
 import { TracksService } from './modules/tracks/tracks.service.js';
+import { TrustService } from './modules/trust/index.js';
 import { UsersService } from './modules/users/users.service.js';
 import { originAllowed } from './shared/origins.js';
 import type { StorageDriver } from './storage/storage.js';
@@ -57,6 +58,7 @@ export interface Services {
   recognition: RecognitionService;
   recognitionJobs: RecognitionJobs;
   trackReferences: TrackReferences;
+  trust: TrustService;
   close(): Promise<void>;
 }
 
@@ -127,6 +129,17 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
   await search.start();
   const notifications = new NotificationsService(orm, (user) => users.imageUrl(user));
   const creators = new CreatorsService(orm, moderation, notifications, mailer, config.PUBLIC_URL);
+  const trust = new TrustService({
+    orm,
+    roles,
+    moderation,
+    mailer,
+    publicUrl: config.PUBLIC_URL,
+    holdsTrack: (userId, track) => creators.holdsTrack(userId, track),
+    notifications,
+    endSessions: (memberId) => sessions.endAll(memberId),
+    log: (error, message) => log.error({ err: error }, message),
+  });
   return {
     config,
     orm,
@@ -154,6 +167,7 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
       roleOf: (userId) => roles.roleOf(userId),
       moderation,
     }),
+    trust,
     async close() {
       payments.close();
       await search.close();

@@ -13,7 +13,17 @@ import { notificationPolicy } from './notification.policy.js';
  * What happened: someone followed or unfollowed the recipient (the follow toggle's own codes), or a moderator decided
  * the recipient's creator claim (the actor is then the recipient: moderators stay unnamed, docs/creators.md#claims).
  */
-export type NotificationKind = FollowCode | 'CLAIM_APPROVED' | 'CLAIM_REJECTED';
+/** The trust module's words to a member about their mix or account (docs/trust.md#what-members-are-told). */
+type TrustNotificationKind =
+  | 'MIX_NOTICE'
+  | 'MIX_HIDDEN'
+  | 'MIX_REMOVED'
+  | 'MIX_RESTORED'
+  | 'NOTICE_COUNTERED'
+  | 'NOTICE_DECIDED'
+  | 'WARNED'
+  | 'REPORT_DECIDED';
+export type NotificationKind = FollowCode | 'CLAIM_APPROVED' | 'CLAIM_REJECTED' | TrustNotificationKind;
 const isFollowKind = (kind: NotificationKind): kind is FollowCode => kind === 'FOLLOWED' || kind === 'UNFOLLOWED';
 
 /** The member a notification is about, as the recipient sees them. */
