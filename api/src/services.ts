@@ -70,10 +70,17 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
   const storage = createStorage(config);
   // The tracks module asks recognition (a module above it) for the tracks recognised in a mix through this callback.
   const tracks = new TracksService(orm, storage, (viewer, mixId) => recognitionJobs.recognisedTrackIds(viewer, mixId));
-  const mixes = new MixesService(orm, storage, tracks, savedByViewerSql, {
-    maxDrafts: config.MAX_DRAFTS_PER_MEMBER,
-    ttlDays: config.DRAFT_TTL_DAYS,
-  });
+  const mixes = new MixesService(
+    orm,
+    storage,
+    tracks,
+    savedByViewerSql,
+    {
+      maxDrafts: config.MAX_DRAFTS_PER_MEMBER,
+      ttlDays: config.DRAFT_TTL_DAYS,
+    },
+    (ownerId) => trust.assertCanUpload(ownerId),
+  );
   const rateLimits = new RateLimits(redis);
   const roles = new RolesService(orm);
   const moderation = new ModerationService(orm, roles);
@@ -103,6 +110,10 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
     trustProxy: config.TRUST_PROXY !== false,
     allowsOrigin: (origin) => originAllowed(config.CORS_ORIGINS, origin),
     maxOpenBytesPerMember: Math.floor(config.MAX_OPEN_UPLOADS_GB * 1024 ** 3),
+    uploadGate: async (ownerId) => {
+      const block = await trust.uploadBlockOf(ownerId);
+      return block ? { status: 403, message: block.message } : null;
+    },
   });
   const fileCache = mixFileCache(databaseUrl, log);
   const staging = new UploadStaging(orm, storage, locks, databaseUrl, log);

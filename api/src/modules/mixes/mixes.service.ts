@@ -63,6 +63,8 @@ export class MixesService {
     /** The library's rule for "saved by me", answered in a page's own statement (see PageQuery.savedByViewerSql). */
     private readonly savedByViewerSql?: PageQuery['savedByViewerSql'],
     readonly drafts: DraftLimits = { maxDrafts: 10, ttlDays: 14 },
+    /** Refuses a member who may not upload at all (a repeat infringer, docs/trust.md#repeat-infringers); services.ts hands it in. */
+    private readonly uploadGate: (ownerId: string) => Promise<void> = async () => {},
   ) {
     this.versions = new TracklistVersionsService(orm, tracks);
   }
@@ -107,8 +109,9 @@ export class MixesService {
     return mix;
   }
 
-  /** A 409 naming the limit when the member already keeps the most unpublished drafts one may (see DRAFT limits). */
+  /** A 403 when the member may not upload (the upload gate), a 409 naming the limit when they already keep the most unpublished drafts one may (see DRAFT limits). */
   async assertRoomForDraft(ownerId: string, em = this.em()): Promise<void> {
+    await this.uploadGate(ownerId);
     const drafts = await em.count(Mix, { owner: ownerId, status: 'draft', deactivatedAt: null });
     if (drafts >= this.drafts.maxDrafts) throw MixErrors.tooManyDrafts(this.drafts.maxDrafts);
   }
