@@ -68,6 +68,8 @@ export class Migration20261224000000_trust extends Migration {
       `alter table "content_report" add constraint "content_report_status_check" check ("status" in ('open', 'dismissed', 'upheld'))`,
     );
 
+    this.addSql(`create index "mix_held_idx" on "mix" ("genre") where "moderation_state" is not null`);
+    this.addSql(`create index "app_user_suspended_idx" on "app_user" ("id") where "suspended_at" is not null`);
     this.addSql('drop trigger if exists "mix_files_changed" on "mix"');
     this.addSql(`create trigger "mix_files_changed"
       after update of "status", "published_at", "expires_at", "deactivated_at", "owner_id", "mp3", "cover", "moderation_state" or delete on "mix"

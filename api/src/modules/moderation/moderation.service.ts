@@ -167,6 +167,15 @@ export class ModerationService {
     return { totalCount: Number(rows[0]?.total ?? 0), page: input.page, items: rows.map(itemView) };
   }
 
+  /** One queue item by its id (moderators and operators). */
+  async item(viewerId: string, rawId: unknown): Promise<QueueItemView> {
+    rolePolicy.assertCanModerate(await this.roles.roleOf(viewerId));
+    const itemId = parseInput(decisionInput.shape.itemId, rawId);
+    const [row] = itemId ? await this.em().execute<ItemRow[]>(`${itemSelect(false)} where i.id = ?`, [itemId]) : [];
+    if (!row) throw ModerationErrors.itemNotFound();
+    return itemView(row);
+  }
+
   /** Approves or rejects an open item through its kind's handler, and writes the audit line, in one transaction. */
   async decide(
     viewerId: string,

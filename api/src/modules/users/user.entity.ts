@@ -52,6 +52,11 @@ export const User = defineEntity({
       .onUpdate(() => new Date()),
   },
   indexes: [
+    // The few suspended members, whose mixes the feed's count takes off its tally (docs/trust.md#suspensions).
+    {
+      name: 'app_user_suspended_idx',
+      expression: 'create index "app_user_suspended_idx" on "app_user" ("id") where "suspended_at" is not null',
+    },
     { name: 'app_user_cell_geo_idx', expression: 'create index "app_user_cell_geo_idx" on "app_user" using gist ("cell_geo")' },
     {
       name: 'app_user_search_idx',
