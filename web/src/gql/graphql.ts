@@ -127,7 +127,15 @@ export type NotificationKind =
   | 'CLAIM_APPROVED'
   | 'CLAIM_REJECTED'
   | 'FOLLOWED'
-  | 'UNFOLLOWED';
+  | 'MIX_HIDDEN'
+  | 'MIX_NOTICE'
+  | 'MIX_REMOVED'
+  | 'MIX_RESTORED'
+  | 'NOTICE_COUNTERED'
+  | 'NOTICE_DECIDED'
+  | 'REPORT_DECIDED'
+  | 'UNFOLLOWED'
+  | 'WARNED';
 
 /** A single upload ($4.00, 12 months of hosting) or the subscription. */
 export type PaymentKind =

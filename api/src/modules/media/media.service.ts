@@ -6,7 +6,7 @@ import { COVER_RULE, type ImageFileRule, isWithinSize, missingUploadItems } from
 import { toSquareJpeg } from '../../storage/images.js';
 import type { FinishedUpload } from '../../storage/storage.js';
 import { FOLDERS, type Folder, newFileName, objectKey, type StorageDriver } from '../../storage/storage.js';
-import { type FileAccess, type IMix, type MixesService, mixPolicy } from '../mixes/index.js';
+import { type FileAccess, type IMix, type MixesService, mixPolicy, OWNER_SUSPENDED_SQL } from '../mixes/index.js';
 import type { RecognitionJobs } from '../recognition/index.js';
 import { type AudioFacts, storeCheckedMp3 } from './audio.js';
 import type { MixFileCache } from './mix-file-cache.js';
@@ -203,8 +203,18 @@ export class MediaService {
       const [row] = await this.orm.em
         .fork()
         .getConnection()
-        .execute<{ status: IMix['status']; deactivated: boolean; owner_id: string; expires_at: Date | string | null }[]>(
-          `select status, deactivated_at is not null as deactivated, owner_id, expires_at from mix where ${column} = ?`,
+        .execute<
+          {
+            status: IMix['status'];
+            deactivated: boolean;
+            owner_id: string;
+            expires_at: Date | string | null;
+            held: boolean;
+            owner_suspended: boolean;
+          }[]
+        >(
+          `select status, deactivated_at is not null as deactivated, owner_id, expires_at, moderation_state is not null as held,
+             ${OWNER_SUSPENDED_SQL} as owner_suspended from mix where ${column} = ?`,
           [fileName],
         );
       return row
@@ -213,6 +223,8 @@ export class MediaService {
             deactivated: row.deactivated,
             ownerId: row.owner_id,
             expiresAt: row.expires_at === null ? null : new Date(row.expires_at),
+            held: row.held,
+            ownerSuspended: row.owner_suspended,
           }
         : null;
     });

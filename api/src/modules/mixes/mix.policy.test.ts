@@ -17,6 +17,8 @@ const mix = (facts: Partial<MixAccessFacts> = {}): MixAccessFacts => ({
   deactivated: false,
   expiresAt: new Date('2027-01-01T00:00:00Z'),
   ownerId: owner,
+  held: false,
+  ownerSuspended: false,
   ...facts,
 });
 const expired = { expiresAt: new Date('2026-06-01T11:59:59Z') };
@@ -28,6 +30,14 @@ describe('visibility', () => {
     expect(mixPolicy.isVisible(mix({ status: 'draft' }), now)).toBe(false);
     expect(mixPolicy.isVisible(mix({ deactivated: true }), now)).toBe(false);
     expect(mixPolicy.isVisible(mix(expired), now)).toBe(false);
+  });
+
+  test('a held mix and a suspended member’s mix are hidden; only a held one is refused for legal reasons', () => {
+    expect(mixPolicy.isVisible(mix({ held: true }), now)).toBe(false);
+    expect(mixPolicy.isVisible(mix({ ownerSuspended: true }), now)).toBe(false);
+    expect(mixPolicy.refusedForLegalReasons(mix({ held: true }))).toBe(true);
+    expect(mixPolicy.refusedForLegalReasons(mix({ held: true, ownerSuspended: true }))).toBe(false);
+    expect(mixPolicy.refusedForLegalReasons(mix())).toBe(false);
   });
 });
 
@@ -50,6 +60,13 @@ describe('files', () => {
     expect(await mixPolicy.fileAccess(mix(expired), viewer(other), now)).toBeNull();
     expect(await mixPolicy.fileAccess(mix({ deactivated: true }), viewer(owner), now)).toBeNull();
     expect(await mixPolicy.fileAccess(null, viewer(owner), now)).toBeNull();
+  });
+
+  test('a held mix’s files are its owner’s alone; a suspended member’s are nobody’s', async () => {
+    expect(await mixPolicy.fileAccess(mix({ held: true }), viewer(owner), now)).toBe('private');
+    expect(await mixPolicy.fileAccess(mix({ held: true }), viewer(other), now)).toBeNull();
+    expect(await mixPolicy.fileAccess(mix({ held: true }), viewer(null), now)).toBeNull();
+    expect(await mixPolicy.fileAccess(mix({ ownerSuspended: true }), viewer(owner), now)).toBeNull();
   });
 
   test('the viewer is not asked when the mix alone decides', async () => {
