@@ -1,5 +1,5 @@
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, TooManyRequestsError } from '../../shared/errors.js';
-import { REPORTS_PER_HOUR } from '../../shared/rules.js';
+import { REPORTS_PER_HOUR, STRIKE_LIMIT_BOUNDS, STRIKE_WINDOW_DAYS_BOUNDS } from '../../shared/rules.js';
 
 const day = (date: Date) => date.toISOString().slice(0, 10);
 
@@ -41,7 +41,7 @@ export const trustInputMessages = {
   counterText: 'Write the counter-notice: why the mix may stay',
   action: 'action must be one of DISMISS, HIDE_MIX, REMOVE_MIX, WARN, SUSPEND_MEMBER, RESTORE, REMOVE, REMOVE_AND_STRIKE',
   until: 'suspendedUntil must be a date and time (ISO 8601)',
-  strikeLimit: 'strikeLimit must be a whole number from 1 to 100',
-  windowDays: 'windowDays must be a whole number of days from 1 to 3650',
-  months: 'months must be a whole number from 1 to 36',
+  strikeLimit: `strikeLimit must be a whole number from ${STRIKE_LIMIT_BOUNDS.min} to ${STRIKE_LIMIT_BOUNDS.max}`,
+  windowDays: `windowDays must be a whole number of days from ${STRIKE_WINDOW_DAYS_BOUNDS.min} to ${STRIKE_WINDOW_DAYS_BOUNDS.max}`,
+  months: (max: number) => `months must be a whole number from 1 to ${max}`,
 } as const;

@@ -89,10 +89,10 @@ export const strikePolicyInput = z.object({
 
 export const transparencyInput = z.object({
   months: z.coerce
-    .number({ error: messages.months })
-    .int(messages.months)
-    .min(1, messages.months)
-    .max(TRANSPARENCY_MONTHS_MAX, messages.months)
+    .number({ error: messages.months(TRANSPARENCY_MONTHS_MAX) })
+    .int(messages.months(TRANSPARENCY_MONTHS_MAX))
+    .min(1, messages.months(TRANSPARENCY_MONTHS_MAX))
+    .max(TRANSPARENCY_MONTHS_MAX, messages.months(TRANSPARENCY_MONTHS_MAX))
     .nullish()
     .transform((value) => value ?? 12),
 });
