@@ -14,7 +14,7 @@ export function MixCardMenu({ title, actions }: { title: string; actions: readon
     if (open) list.current?.querySelector('button')?.focus();
   }, [open]);
   if (actions.length === 0) return null;
-  const escape = (event: KeyboardEvent) => {
+  const closeOnEscape = (event: KeyboardEvent) => {
     if (event.key === 'Escape' && open) {
       setOpen(false);
       button.current?.focus();
@@ -29,7 +29,7 @@ export function MixCardMenu({ title, actions }: { title: string; actions: readon
         aria-label={`More actions for ${title}`}
         aria-expanded={open}
         aria-controls={menuId}
-        onKeyDown={escape}
+        onKeyDown={closeOnEscape}
         onClick={() => setOpen((was) => !was)}
       >
         <span aria-hidden="true">⋯</span>
@@ -40,7 +40,7 @@ export function MixCardMenu({ title, actions }: { title: string; actions: readon
             <button
               type="button"
               className={styles.menuItem}
-              onKeyDown={escape}
+              onKeyDown={closeOnEscape}
               onClick={() => {
                 setOpen(false);
                 action.run();
