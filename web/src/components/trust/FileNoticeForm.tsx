@@ -19,7 +19,7 @@ export function FileNoticeForm({ mixId }: { mixId: string }) {
   const [trackId, setTrackId] = useState('');
   const [text, setText] = useState('');
   const [missing, setMissing] = useState(false);
-  const [file, { data: filed, loading, error }] = useMutation(FileCopyrightNoticeDocument, { refetchQueries: ['MyCopyrightNotices'] });
+  const [file, { data: filed, loading, error }] = useMutation(FileCopyrightNoticeDocument);
   const me = data?.me;
   const mix = data?.mix;
   if (!me?.userName || me.verifiedNames.length === 0 || !mix || mix.isOwner) return null;

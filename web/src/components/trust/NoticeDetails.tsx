@@ -17,7 +17,7 @@ export function NoticeHistory({ notice }: { notice: NoticeFieldsFragment }) {
       <h3 id={`${ids}-history`} className={styles.panelTitle}>
         History
       </h3>
-      <ol className={styles.history}>
+      <ol className={styles.history} aria-labelledby={`${ids}-history`}>
         {notice.history.map((step) => (
           <li key={`${step.at}-${step.action}`}>
             {formatDate(step.at)}: {noticeStep(step.by, step.action)}

@@ -57,7 +57,7 @@ export function ReportDialog({
   const [note, setNote] = useState('');
   const [missing, setMissing] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const [report, { loading }] = useMutation(ReportContentDocument, { refetchQueries: ['MyReports'] });
+  const [report, { loading }] = useMutation(ReportContentDocument);
   const what = targetKind === 'MIX' ? 'mix' : 'member';
 
   useEffect(() => {

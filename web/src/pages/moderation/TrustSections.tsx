@@ -144,13 +144,14 @@ export function StrikePolicySection() {
   const ids = useId();
   const { data, loading, error } = useQuery(StrikePolicyDocument);
   const [save, saving] = useMutation(SetStrikePolicyDocument);
-  const [limit, setLimit] = useState('');
-  const [days, setDays] = useState('');
+  // null until edited: the field shows the saved number; an emptied field stays empty.
+  const [limit, setLimit] = useState<string | null>(null);
+  const [days, setDays] = useState<string | null>(null);
   const [reason, setReason] = useState('');
   const [message, setMessage] = useState<Message>(null);
   const policy = data?.strikePolicy;
-  const shownLimit = limit || String(policy?.strikeLimit ?? '');
-  const shownDays = days || String(policy?.windowDays ?? '');
+  const shownLimit = limit ?? String(policy?.strikeLimit ?? '');
+  const shownDays = days ?? String(policy?.windowDays ?? '');
   async function submit(event: FormEvent) {
     event.preventDefault();
     setMessage(null);
