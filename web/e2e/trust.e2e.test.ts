@@ -59,7 +59,7 @@ async function surfaces(viewer: Member, mix: { id: string; title: string }, owne
       method: 'POST',
       body: { genre: 'house', search_radius: 50, from_point: { latitude: 52.52, longitude: 13.405 }, page: 0, limit: 50 },
     }),
-    rest(`/api/search?q=${encodeURIComponent(mix.title)}&type=mixes`, viewer),
+    rest(`/api/search?q=${encodeURIComponent(mix.title)}&type=mix`, viewer),
     rest(`/api/track/${trackId}/mixes/0`, viewer),
     rest(`/api/mix/by-user/${owner.userName}/0`, viewer),
     rest(`/api/mix/public/${mix.id}`, null),

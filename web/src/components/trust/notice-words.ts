@@ -19,7 +19,11 @@ const ACTIONS: Record<string, string> = {
 };
 
 /** One step of a notice's history as a sentence; an action this page does not know yet shows as it is. */
-export const noticeStep = (by: NoticeParty, action: string) => `${PARTIES[by]} ${ACTIONS[action] ?? action.replaceAll('_', ' ')}`;
+export const noticeStep = (by: NoticeParty, action: string) => {
+  // The API names steps as its audit log does (notice.filed, notice.countered, ...).
+  const step = action.replace(/^notice\./, '');
+  return `${PARTIES[by]} ${ACTIONS[step] ?? step.replaceAll('_', ' ')}`;
+};
 
 /** What a report's outcome was, in people's words. */
 export const OUTCOMES: Record<string, string> = {

@@ -11,7 +11,7 @@ import { CopyrightNoticeDocument, CounterNoticeDocument, ViewerDocument } from '
 import { PlayerProvider } from '../../player/PlayerProvider';
 import { NoticePage } from './NoticePages';
 
-const filed = { __typename: 'NoticeEvent', action: 'filed', by: 'FILER', reason: null, at: '2026-11-20T10:00:00.000Z' } as const;
+const filed = { __typename: 'NoticeEvent', action: 'notice.filed', by: 'FILER', reason: null, at: '2026-11-20T10:00:00.000Z' } as const;
 
 const notice = (overrides: Record<string, unknown> = {}) => ({
   __typename: 'CopyrightNotice',
@@ -60,7 +60,10 @@ describe('notice page and the counter-notice form', () => {
       status: 'COUNTERED',
       counterText,
       counteredAt: '2026-11-21T09:00:00.000Z',
-      history: [filed, { __typename: 'NoticeEvent', action: 'countered', by: 'OWNER', reason: null, at: '2026-11-21T09:00:00.000Z' }],
+      history: [
+        filed,
+        { __typename: 'NoticeEvent', action: 'notice.countered', by: 'OWNER', reason: null, at: '2026-11-21T09:00:00.000Z' },
+      ],
     });
     let told = 0;
     const { user, container } = renderNotice(notice(), [
