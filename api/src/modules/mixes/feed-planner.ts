@@ -94,8 +94,8 @@ function countEverywhere(genre: GenreCode | 'all'): CountInPage {
             where ${PUBLISHED_ACTIVE_MIX_SQL} ${ofGenre} and expires_at > now()
               and expires_at < (date_trunc('week', now() at time zone 'UTC') + interval '1 week') at time zone 'UTC')::int
         - (select count(*) from mix where moderation_state is not null and ${PUBLISHED_ACTIVE_MIX_SQL} ${ofGenre} and (expires_at is null or expires_at > now()))::int
-        - (select count(*) from app_user su join mix on mix.owner_id = su.id
-            where ${suspendedSql('su')} and moderation_state is null and ${PUBLISHED_ACTIVE_MIX_SQL} ${ofGenre} and (expires_at is null or expires_at > now()))::int`,
+        - (select coalesce(sum((select count(*) from mix where owner_id = su.id and moderation_state is null and ${PUBLISHED_ACTIVE_MIX_SQL}
+              ${ofGenre} and (expires_at is null or expires_at > now()))), 0) from app_user su where ${suspendedSql('su')})::int`,
     params: genre === 'all' ? {} : { genre },
   };
 }

@@ -6,6 +6,7 @@ import {
   mixPolicy,
   OPENABLE_BY_VIEWER_SQL,
   PUBLISHED_ACTIVE_MIX_SQL,
+  UNHELD_MIX_SQL,
   VISIBLE_MIX_SQL,
 } from './mix.policy.js';
 
@@ -100,7 +101,12 @@ describe('the SQL twins', () => {
   // so that the unit run, and the mutation run on it, notice any change to a rule that lives only in SQL.
   test('published and active; visible adds the hosting; openable adds the owner; a list picks by who asks', () => {
     expect(PUBLISHED_ACTIVE_MIX_SQL).toBe(`status = 'published' and deactivated_at is null`);
-    expect(VISIBLE_MIX_SQL).toBe(`status = 'published' and deactivated_at is null and (expires_at is null or expires_at > now())`);
+    expect(UNHELD_MIX_SQL).toBe(
+      `moderation_state is null and not coalesce((select (mix_owner.suspended_at is not null and (mix_owner.suspended_until is null or mix_owner.suspended_until > now())) from app_user mix_owner where mix_owner.id = owner_id), false)`,
+    );
+    expect(VISIBLE_MIX_SQL).toBe(
+      `status = 'published' and deactivated_at is null and (expires_at is null or expires_at > now()) and ${UNHELD_MIX_SQL}`,
+    );
     expect(OPENABLE_BY_VIEWER_SQL).toBe(`deactivated_at is null and ((${VISIBLE_MIX_SQL}) or owner_id = :viewer)`);
     expect(listedByOwnerSql(true)).toBe(PUBLISHED_ACTIVE_MIX_SQL);
     expect(listedByOwnerSql(false)).toBe(VISIBLE_MIX_SQL);

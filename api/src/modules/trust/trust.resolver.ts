@@ -4,6 +4,7 @@ import { Lookup } from '../../graphql/limits.js';
 import { requireViewer } from '../../shared/viewer.js';
 import { MixObject } from '../mixes/mix.types.js';
 import { ModerationItemObject } from '../moderation/moderation.types.js';
+import { TRANSPARENCY_MONTHS_MAX } from './trust.inputs.js';
 import {
   CopyrightNoticeObject,
   CounterNoticeInput,
@@ -139,9 +140,11 @@ export class TrustResolver {
   })
   async transparencyReport(
     @Ctx() ctx: GraphQLContext,
-    @Arg('months', () => Int, { nullable: true, description: 'How many months back, this one included (1–36, default 12).' }) months?:
-      | number
-      | null,
+    @Arg('months', () => Int, {
+      nullable: true,
+      description: `How many months back, this one included (1–${TRANSPARENCY_MONTHS_MAX}, default 12).`,
+    })
+    months?: number | null,
   ): Promise<TransparencyMonthObject[]> {
     return (await ctx.services.trust.transparency({ months })).map(TransparencyMonthObject.from);
   }
