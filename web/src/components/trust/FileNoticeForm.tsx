@@ -8,7 +8,7 @@ import buttons from '../Button.module.css';
 import styles from './Trust.module.css';
 
 /**
- * "File a copyright notice" on a mix page (docs/moderation.md#copyright-notices): shown only to a member verified for a
+ * "File a copyright notice" on a mix page (docs/trust.md#notices): shown only to a member verified for a
  * track the mix's tracklist holds (the track's name holders name them), never to the mix's owner. The API checks the
  * same again, and recognition as well.
  */

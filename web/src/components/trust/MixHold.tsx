@@ -5,7 +5,7 @@ import { NoticeDetails } from './NoticeDetails';
 import styles from './Trust.module.css';
 
 /**
- * The banner on the owner's own held mix (docs/moderation.md#holds): hidden or removed, and why. When a notice holds it,
+ * The banner on the owner's own held mix (docs/trust.md#hidden-means-hidden): hidden or removed, and why. When a notice holds it,
  * the notice's words, the counter-notice form while it is open, and the history.
  */
 export function MixHold({ mixId, state }: { mixId: string; state: MixModerationState }) {

@@ -30,7 +30,7 @@ export function NoticeHistory({ notice }: { notice: NoticeFieldsFragment }) {
 }
 
 /**
- * The owner's answer to an open notice (docs/moderation.md#counter-notices): why the mix may stay. Sent once; a
+ * The owner's answer to an open notice (docs/trust.md#notices): why the mix may stay. Sent once; a
  * moderator then decides, and the form gives way to what was sent.
  */
 export function CounterNoticeForm({ notice }: { notice: NoticeFieldsFragment }) {

@@ -7,7 +7,7 @@ import { serverMessage, serverStatus } from '../../lib/server-message';
 import buttons from '../Button.module.css';
 import styles from './Trust.module.css';
 
-/** The reasons a member picks from, in people's words (docs/moderation.md#reports). */
+/** The reasons a member picks from, in people's words (docs/trust.md#reports). */
 export const REPORT_REASONS: readonly { value: ReportReason; label: string }[] = [
   { value: 'COPYRIGHT', label: 'Copyright' },
   { value: 'ABUSE', label: 'Abuse' },
@@ -37,7 +37,7 @@ function Refusal({ outcome }: { outcome: Extract<Outcome, { ok: false }> }) {
 }
 
 /**
- * The report form, opened in place (docs/moderation.md#reports): a reason and a note. Escape or Cancel closes it and the
+ * The report form, opened in place (docs/trust.md#reports): a reason and a note. Escape or Cancel closes it and the
  * opener takes the focus back; once sent it says where to follow the report.
  */
 export function ReportDialog({

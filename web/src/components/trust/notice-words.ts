@@ -1,6 +1,6 @@
 import type { CopyrightNoticeStatus, NoticeParty } from '../../gql/graphql';
 
-/** A notice's status in people's words (docs/moderation.md#copyright-notices). */
+/** A notice's status in people's words (docs/trust.md#notices). */
 export const NOTICE_STATUS: Record<CopyrightNoticeStatus, string> = {
   OPEN: 'Open: the mix is hidden',
   COUNTERED: 'Counter-notice sent: a moderator decides',

@@ -28,7 +28,7 @@ export function MixNotFound({ backHome }: { backHome: boolean }) {
   );
 }
 
-/** A mix taken down after a copyright notice or by a moderator: the API answers 451, and the page says so (docs/moderation.md#holds). */
+/** A mix taken down after a copyright notice or by a moderator: the API answers 451, and the page says so (docs/trust.md#hidden-means-hidden). */
 export function MixUnavailable({ backHome }: { backHome: boolean }) {
   return (
     <section className={styles.notFound} aria-labelledby="mix-unavailable">

@@ -10,7 +10,7 @@ import { formatDate } from '../../lib/format';
 import { serverMessage } from '../../lib/server-message';
 import styles from './Moderation.module.css';
 
-/** The actions the API takes for each kind of trust item and target (docs/moderation.md#deciding-reports-and-notices). */
+/** The actions the API takes for each kind of trust item and target (docs/trust.md#moderation). */
 const REPORT_MIX: readonly TrustAction[] = ['DISMISS', 'HIDE_MIX', 'REMOVE_MIX', 'WARN', 'SUSPEND_MEMBER'];
 const REPORT_MEMBER: readonly TrustAction[] = ['DISMISS', 'WARN', 'SUSPEND_MEMBER'];
 const NOTICE: readonly TrustAction[] = ['RESTORE', 'REMOVE', 'REMOVE_AND_STRIKE'];
@@ -115,7 +115,7 @@ export function TrustFacts({ trust }: { trust: TrustDetailsFieldsFragment }) {
 }
 
 /**
- * The actions on an open report or notice (docs/moderation.md#deciding-reports-and-notices): a reason, for suspensions
+ * The actions on an open report or notice (docs/trust.md#moderation): a reason, for suspensions
  * an optional end date, and one button per action the API takes for this kind and target.
  */
 export function TrustActions({

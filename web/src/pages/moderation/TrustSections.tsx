@@ -28,7 +28,7 @@ function Said({ message }: { message: Message }) {
   );
 }
 
-/** Mixes under a hold, newest first, each with Restore (docs/moderation.md#holds). */
+/** Mixes under a hold, newest first, each with Restore (docs/trust.md#hidden-means-hidden). */
 export function HeldMixesSection() {
   const ids = useId();
   const [page, setPage] = useState(0);
@@ -82,7 +82,7 @@ export function HeldMixesSection() {
   );
 }
 
-/** Suspended members, newest first, each with Restore (docs/moderation.md#suspensions). */
+/** Suspended members, newest first, each with Restore (docs/trust.md#suspensions). */
 export function SuspendedSection() {
   const ids = useId();
   const [page, setPage] = useState(0);
@@ -139,7 +139,7 @@ export function SuspendedSection() {
   );
 }
 
-/** Operators: how many upheld strikes within how many days block uploads (docs/moderation.md#repeat-infringers). */
+/** Operators: how many upheld strikes within how many days block uploads (docs/trust.md#repeat-infringers). */
 export function StrikePolicySection() {
   const ids = useId();
   const { data, loading, error } = useQuery(StrikePolicyDocument);

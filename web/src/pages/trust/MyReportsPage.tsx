@@ -26,7 +26,7 @@ function targetLink(report: ReportFieldsFragment) {
   return <Link to={`/mix/${report.targetId}`}>{name}</Link>;
 }
 
-/** `/reports` (docs/moderation.md#reports): the member's reports, newest first, and what became of each. */
+/** `/reports` (docs/trust.md#reports): the member's reports, newest first, and what became of each. */
 export function MyReportsPage() {
   const [page, setPage] = useState(0);
   const { data, loading, error, refetch } = useQuery(MyReportsDocument, { variables: { page }, fetchPolicy: 'cache-and-network' });

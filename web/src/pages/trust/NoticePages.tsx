@@ -10,7 +10,7 @@ import { formatDate } from '../../lib/format';
 import { serverMessage, serverStatus } from '../../lib/server-message';
 import styles from '../moderation/Moderation.module.css';
 
-/** `/notices/{id}` (docs/moderation.md#copyright-notices): one notice, its counter-notice and history, for both parties. */
+/** `/notices/{id}` (docs/trust.md#notices): one notice, its counter-notice and history, for both parties. */
 export function NoticePage() {
   const { id = '' } = useParams();
   const { data, loading, error, refetch } = useQuery(CopyrightNoticeDocument, { variables: { id }, fetchPolicy: 'cache-and-network' });
@@ -48,7 +48,7 @@ export function NoticePage() {
   );
 }
 
-/** `/notices` (docs/moderation.md#copyright-notices): notices the member filed and notices on their mixes, newest first. */
+/** `/notices` (docs/trust.md#notices): notices the member filed and notices on their mixes, newest first. */
 export function MyNoticesPage() {
   const { data, loading, error, refetch } = useQuery(MyCopyrightNoticesDocument, { fetchPolicy: 'cache-and-network' });
   const notices = data?.myCopyrightNotices;

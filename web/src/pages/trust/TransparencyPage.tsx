@@ -16,7 +16,7 @@ const COLUMNS = [
 ] as const;
 
 /**
- * `/transparency` (docs/moderation.md#transparency): per month, newest first, how many reports, notices, takedowns,
+ * `/transparency` (docs/trust.md#transparency): per month, newest first, how many reports, notices, takedowns,
  * counter-notices, restorations and suspensions there were. Counts only: no names, no mixes.
  */
 export function TransparencyPage() {

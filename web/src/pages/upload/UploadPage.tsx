@@ -18,7 +18,7 @@ import { useMixUpload } from '../../upload/use-mix-upload';
 import styles from './UploadPage.module.css';
 
 /**
- * Step 1's gate (docs/moderation.md#repeat-infringers): a member whose uploads are blocked by upheld copyright strikes
+ * Step 1's gate (docs/trust.md#repeat-infringers): a member whose uploads are blocked by upheld copyright strikes
  * is told why and until when instead of the form. If the question fails the form shows; the API refuses the upload anyway.
  */
 export function UploadPage() {
