@@ -217,8 +217,10 @@ describe('reports, takedowns and trust', () => {
     const shared = await visitor.goto(`${baseUrl}/shared-mix/${noticed.id}`);
     expect(shared?.status()).toBe(451);
     await visitor.getByText('Unavailable for legal reasons').first().waitFor();
-    // Moving inside the app (no server page) says the same, not "not found".
+    // Home's carousel (newest first) goes without it; moving inside the app (no server page) says "unavailable", not "not found".
     await member.goto(`${baseUrl}/home`);
+    await member.getByRole('article').first().waitFor();
+    expect(await member.getByRole('article', { name: noticed.title }).count()).toBe(0);
     await member.evaluate((path) => {
       history.pushState({}, '', path);
       dispatchEvent(new PopStateEvent('popstate'));
@@ -230,6 +232,7 @@ describe('reports, takedowns and trust', () => {
     await owner.goto(`${baseUrl}/mix/${noticed.id}`);
     await owner.getByRole('heading', { name: 'Hidden: copyright notice' }).waitFor();
     await owner.getByText(noticeText).waitFor();
+    await shot(owner, 'mix-hold');
     const counterText = 'I licensed this recording from the label in 2025; the licence is attached to my account.';
     await owner.getByLabel('Why the mix may stay').fill(counterText);
     expect(await seriousViolations(owner)).toEqual([]);
