@@ -62,6 +62,13 @@ export function MixView({ mix, shared }: { mix: PageMix; shared: boolean }) {
       {mix.isOwner && mix.status === 'DRAFT' ? <p className={styles.notice}>This mix is a draft: only you can see it.</p> : null}
       {mix.isOwner && mix.isExpired ? <p className={styles.notice}>Hosting for this mix has ended: only you can see it.</p> : null}
       {mix.isOwner && mix.moderationState ? <MixHold mixId={mix.id} state={mix.moderationState} /> : null}
+      {/* Moderators see a held mix that is not theirs; they are told it is hidden from everyone else. */}
+      {!mix.isOwner && mix.moderationState ? (
+        <p className={styles.notice}>
+          {mix.moderationState === 'HIDDEN' ? 'Hidden' : 'Removed'}: only its owner and moderators see this mix (
+          <Link to="/moderation">Moderation</Link>).
+        </p>
+      ) : null}
       <MixCard mix={mix} shared={shared} />
       {shared ? null : <FileNoticeForm mixId={mix.id} />}
       <ListeningNow mixId={mix.id} initial={mix.listeningNow ?? 0} />
