@@ -119,6 +119,13 @@ describe('reports', () => {
     );
     expect(mine.data?.myReports.items[0]).toEqual({ status: 'UPHELD', outcome: 'hide_mix', targetName: 'Reported Session' });
     expect((await send('GET', `/api/mix/public/${mixId}`)).statusCode).toBe(451);
+    const told = await gql<{ notifications: { edges: { node: { kind: string } }[] } }>(
+      t.app,
+      '{ notifications(first: 5) { edges { node { kind } } } }',
+      {},
+      second.token,
+    );
+    expect(told.data?.notifications.edges.map((edge) => edge.node.kind)).toContain('REPORT_DECIDED');
     // A new report after the decision counts the earlier ones.
     expect((await send('POST', `/api/moderation/mixes/${mixId}/restore`, moderator, { reason: 'Fixed' })).json()).toEqual({
       restored: true,

@@ -211,10 +211,12 @@ export class MediaService {
             expires_at: Date | string | null;
             held: boolean;
             owner_suspended: boolean;
+            owner_suspended_until: Date | string | null;
           }[]
         >(
           `select status, deactivated_at is not null as deactivated, owner_id, expires_at, moderation_state is not null as held,
-             ${OWNER_SUSPENDED_SQL} as owner_suspended from mix where ${column} = ?`,
+             ${OWNER_SUSPENDED_SQL} as owner_suspended,
+             (select suspended_until from app_user where id = mix.owner_id) as owner_suspended_until from mix where ${column} = ?`,
           [fileName],
         );
       return row
@@ -225,6 +227,7 @@ export class MediaService {
             expiresAt: row.expires_at === null ? null : new Date(row.expires_at),
             held: row.held,
             ownerSuspended: row.owner_suspended,
+            ownerSuspendedUntil: row.owner_suspended_until === null ? null : new Date(row.owner_suspended_until),
           }
         : null;
     });

@@ -88,11 +88,16 @@ export class TrustModeration extends TrustNumbers {
           until: detail?.until ?? null,
         })
       : [];
-    await em.execute(
+    const reporters = await em.execute<{ reporter_id: string }[]>(
       `update content_report set status = ?, outcome = ?, decided_at = clock_timestamp()
-        where target_kind = ? and target_id = ? and status = 'open'`,
+        where target_kind = ? and target_id = ? and status = 'open' returning reporter_id`,
       [action === 'dismiss' ? 'dismissed' : 'upheld', action === 'dismiss' ? null : action, target.kind, target.id],
     );
+    // Reporters are told by notification only (their reports page says what was done); never who did it.
+    for (const { reporter_id: recipientId } of reporters) {
+      const id = await this.ports.notifications.record(em, { recipientId, actorId: recipientId, kind: 'REPORT_DECIDED', detail: action });
+      steps.push(() => this.ports.notifications.announce(id));
+    }
     return steps;
   }
 

@@ -192,17 +192,7 @@ export class TrustNumbers {
   async itemDetails(viewerId: string, item: { kind: string; subjectId: string }): Promise<TrustItemView | null> {
     if (item.kind !== 'report' && item.kind !== 'copyright_notice') return null;
     trustPolicy.assertMay('trustItemDetails', await this.ports.roles.roleOf(viewerId));
-    const em = this.em();
-    return itemDetails(em, item.kind, item.subjectId, viewerId, (memberId) => this.uploadBlockCount(em, memberId));
-  }
-
-  private async uploadBlockCount(em: EntityManager, memberId: string): Promise<number> {
-    const policy = await this.strikePolicy(em);
-    const [row] = await em.execute<{ count: string }[]>(
-      'select count(*) as count from copyright_strike where member_id = ? and at > now() - make_interval(days => ?)',
-      [memberId, policy.windowDays],
-    );
-    return Number(row?.count ?? 0);
+    return itemDetails(this.em(), item.kind, item.subjectId, viewerId);
   }
 
   /** The hold on a mix, for its owner and moderators; null for anyone else. */

@@ -154,7 +154,7 @@ export class TrustService extends TrustModeration {
         link: { href: `${this.ports.publicUrl}/notices/${notice.id}`, label: 'The notice and how to answer it' },
       });
       const [row] = await em.execute<NoticeRow[]>(`${NOTICE_SELECT} where n.id = ?`, [notice.id]);
-      return { view: await noticeView(em, row, viewerId), after: told };
+      return { view: noticeView(row, viewerId), after: told };
     });
     await this.runAfter(after);
     return view;
@@ -204,7 +204,7 @@ export class TrustService extends TrustModeration {
           })
         : undefined;
       const [updated] = await em.execute<NoticeRow[]>(`${NOTICE_SELECT} where n.id = ?`, [noticeId]);
-      return { view: await noticeView(em, updated, viewerId), after: told };
+      return { view: noticeView(updated, viewerId), after: told };
     });
     await this.runAfter(after);
     return view;
@@ -218,7 +218,7 @@ export class TrustService extends TrustModeration {
     const [row] = await em.execute<NoticeRow[]>(`${NOTICE_SELECT} where n.id = ?`, [input.noticeId]);
     if (!row) throw TrustErrors.noticeNotFound();
     trustPolicy.assertCanReadNotice(viewerId, row.filer_id, row.owner_id, await this.ports.roles.roleOf(viewerId));
-    return noticeView(em, row, viewerId);
+    return noticeView(row, viewerId);
   }
 
   /** The notices the member filed and those on their mixes, newest first. */
@@ -228,7 +228,7 @@ export class TrustService extends TrustModeration {
       `${NOTICE_SELECT} where n.filer_id = ? or m.owner_id = ? order by n.created_at desc limit 100`,
       [viewerId, viewerId],
     );
-    return Promise.all(rows.map((row) => noticeView(em, row, viewerId)));
+    return rows.map((row) => noticeView(row, viewerId));
   }
 }
 
