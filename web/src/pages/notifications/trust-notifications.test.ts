@@ -12,6 +12,11 @@ describe('trust notifications', () => {
     expect(trustNotice('NOTICE_DECIDED', null)?.text).toBe('A moderator decided your copyright notice on a mix');
     expect(trustNotice('WARNED', 'Spam run')).toEqual({ text: 'A moderator warned you: Spam run', to: '/reports' });
     expect(trustNotice('WARNED', '')?.text).toBe('A moderator warned you');
+    expect(trustNotice('REPORT_DECIDED', 'hide_mix')).toEqual({
+      text: 'A moderator acted on your report: the mix was hidden',
+      to: '/reports',
+    });
+    expect(trustNotice('REPORT_DECIDED', 'dismiss')?.text).toBe('A moderator looked at your report and dismissed it');
   });
 
   it('leave follows and claims to their own words', () => {

@@ -1,3 +1,4 @@
+import { OUTCOMES } from '../../components/trust/notice-words';
 import type { NotificationKind } from '../../gql/graphql';
 
 /** What a trust notification says and where it leads (docs/trust.md#what-members-are-told); null for other kinds. */
@@ -20,7 +21,9 @@ export function trustNotice(kind: NotificationKind, detail: string | null | unde
     case 'WARNED':
       return { text: detail ? `A moderator warned you: ${detail}` : 'A moderator warned you', to: '/reports' };
     case 'REPORT_DECIDED':
-      return { text: `A moderator decided your report${detail ? ` on ${mix}` : ''}`, to: '/reports' };
+      // The detail is the action taken (dismiss, hide_mix, ...), never who took it.
+      if (detail === 'dismiss') return { text: 'A moderator looked at your report and dismissed it', to: '/reports' };
+      return { text: `A moderator acted on your report${detail ? `: ${OUTCOMES[detail] ?? detail}` : ''}`, to: '/reports' };
     default:
       return null;
   }
