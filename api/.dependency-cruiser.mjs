@@ -31,6 +31,7 @@ export const MODULE_EDGES = {
   payments: ['auth', 'mixes', 'roles', 'tracks', 'users'],
   recommendations: ['mixes'],
   search: ['mixes', 'tracks', 'users'],
+  trust: ['mail', 'mixes', 'moderation', 'roles', 'tracks', 'users'],
 };
 
 /**

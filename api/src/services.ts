@@ -29,6 +29,7 @@ import { RecommendationsService } from './modules/recommendations/recommendation
 import { RolesService } from './modules/roles/roles.service.js';
 import { SearchService } from './modules/search/search.service.js';
 import { TracksService } from './modules/tracks/tracks.service.js';
+import { TrustService } from './modules/trust/index.js';
 import { UsersService } from './modules/users/users.service.js';
 import { originAllowed } from './shared/origins.js';
 import type { StorageDriver } from './storage/storage.js';
@@ -57,6 +58,7 @@ export interface Services {
   recognition: RecognitionService;
   recognitionJobs: RecognitionJobs;
   trackReferences: TrackReferences;
+  trust: TrustService;
   close(): Promise<void>;
 }
 
@@ -68,10 +70,17 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
   const storage = createStorage(config);
   // The tracks module asks recognition (a module above it) for the tracks recognised in a mix through this callback.
   const tracks = new TracksService(orm, storage, (viewer, mixId) => recognitionJobs.recognisedTrackIds(viewer, mixId));
-  const mixes = new MixesService(orm, storage, tracks, savedByViewerSql, {
-    maxDrafts: config.MAX_DRAFTS_PER_MEMBER,
-    ttlDays: config.DRAFT_TTL_DAYS,
-  });
+  const mixes = new MixesService(
+    orm,
+    storage,
+    tracks,
+    savedByViewerSql,
+    {
+      maxDrafts: config.MAX_DRAFTS_PER_MEMBER,
+      ttlDays: config.DRAFT_TTL_DAYS,
+    },
+    (ownerId) => trust.assertCanUpload(ownerId),
+  );
   const rateLimits = new RateLimits(redis);
   const roles = new RolesService(orm);
   const moderation = new ModerationService(orm, roles);
@@ -101,6 +110,10 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
     trustProxy: config.TRUST_PROXY !== false,
     allowsOrigin: (origin) => originAllowed(config.CORS_ORIGINS, origin),
     maxOpenBytesPerMember: Math.floor(config.MAX_OPEN_UPLOADS_GB * 1024 ** 3),
+    uploadGate: async (ownerId) => {
+      const block = await trust.uploadBlockOf(ownerId);
+      return block ? { status: 403, message: block.message } : null;
+    },
   });
   const fileCache = mixFileCache(databaseUrl, log);
   const staging = new UploadStaging(orm, storage, locks, databaseUrl, log);
@@ -129,6 +142,17 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
   const creators = new CreatorsService(orm, moderation, notifications, mailer, config.PUBLIC_URL, (memberId) =>
     rateLimits.consume([['creatorClaimPerMember', memberId]]),
   );
+  const trust = new TrustService({
+    orm,
+    roles,
+    moderation,
+    mailer,
+    publicUrl: config.PUBLIC_URL,
+    holdsTrack: (userId, track) => creators.holdsTrack(userId, track),
+    notifications,
+    endSessions: (memberId) => sessions.endAll(memberId),
+    log: (error, message) => log.error({ err: error }, message),
+  });
   return {
     config,
     orm,
@@ -156,6 +180,7 @@ export async function createServices(config: Config, orm: Orm, log: FastifyBaseL
       roleOf: (userId) => roles.roleOf(userId),
       moderation,
     }),
+    trust,
     async close() {
       payments.close();
       await search.close();

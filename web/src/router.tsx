@@ -99,6 +99,11 @@ export const appRoutes = (): RouteObject[] => [
             (m) => m.PublicEarningsPage,
           ),
           screen(
+            'transparency',
+            () => import('./pages/trust/TransparencyPage'),
+            (m) => m.TransparencyPage,
+          ),
+          screen(
             'change-log',
             () => import('./pages/static/ChangeLogPage'),
             (m) => m.ChangeLogPage,
@@ -135,6 +140,21 @@ export const appRoutes = (): RouteObject[] => [
                 'moderation',
                 () => import('./pages/moderation/ModerationPage'),
                 (m) => m.ModerationPage,
+              ),
+              screen(
+                'reports',
+                () => import('./pages/trust/MyReportsPage'),
+                (m) => m.MyReportsPage,
+              ),
+              screen(
+                'notices',
+                () => import('./pages/trust/NoticePages'),
+                (m) => m.MyNoticesPage,
+              ),
+              screen(
+                'notices/:id',
+                () => import('./pages/trust/NoticePages'),
+                (m) => m.NoticePage,
               ),
               screen(
                 'follows',

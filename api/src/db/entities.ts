@@ -19,6 +19,7 @@ import { MemberRole } from '../modules/roles/member-role.entity.js';
 import { searchEntities } from '../modules/search/search.entities.js';
 import { catalogueEntities } from '../modules/tracks/catalogue/catalogue.entities.js';
 import { Track } from '../modules/tracks/track.entity.js';
+import { trustEntities } from '../modules/trust/trust.entities.js';
 import { User } from '../modules/users/user.entity.js';
 
 export const entities = [
@@ -45,4 +46,5 @@ export const entities = [
   ...searchEntities,
   ...moderationEntities,
   CreatorClaim,
+  ...trustEntities,
 ];

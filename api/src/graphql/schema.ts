@@ -18,6 +18,7 @@ import { RecommendationsResolver } from '../modules/recommendations/recommendati
 import { RolesResolver } from '../modules/roles/roles.resolver.js';
 import { SearchResolver } from '../modules/search/search.resolver.js';
 import { TracksResolver } from '../modules/tracks/tracks.resolver.js';
+import { MixModerationStateResolver, ModerationItemTrustResolver, TrustResolver } from '../modules/trust/trust.resolver.js';
 import { UsersResolver } from '../modules/users/users.resolver.js';
 import { NodeResolver } from './node.resolver.js';
 
@@ -43,6 +44,9 @@ export const resolvers = [
   NotificationsResolver,
   RecommendationsResolver,
   SearchResolver,
+  TrustResolver,
+  ModerationItemTrustResolver,
+  MixModerationStateResolver,
 ] as const;
 
 export function buildGraphQLSchema(pubSub?: PubSub): Promise<GraphQLSchema> {

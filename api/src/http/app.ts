@@ -37,7 +37,7 @@ import { registerPublicApi } from './public-api/index.js';
 import { guardRequestBody, guardServer, type RequestGuardOptions } from './request-guards.js';
 import { scriptNonceOf, securityHeaderOptions } from './security-headers.js';
 import { serverRenderer } from './server-render.js';
-import { shareCardFor, sharedKindOf, webPages } from './share-meta.js';
+import { shareCardFor, sharedKindOf, unavailableForLegalReasons, webPages } from './share-meta.js';
 import { testModePages } from './test-mode-pages.js';
 import { viewerOf } from './viewer.js';
 
@@ -237,6 +237,12 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       const path = request.url.split('?')[0] ?? '/';
       const isClientRoute = !/^\/(api|graphql|media|assets|docs|embed)(\/|$)/.test(path) && !/\.[A-Za-z0-9]+$/.test(path);
       if (!isClientRoute || !pages) return reply.status(404).send(notFound);
+      if (await unavailableForLegalReasons(services, path))
+        return reply
+          .status(451)
+          .type('text/html; charset=utf-8')
+          .header('cache-control', 'no-cache')
+          .send(await pages.unavailable());
       // Shared mix and profile links unfurl in chat apps: their page carries OpenGraph and Twitter card tags.
       const card = await shareCardFor(services, path);
       const sharedKind = card ? null : sharedKindOf(path);

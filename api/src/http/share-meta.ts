@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Services } from '../services.js';
 import { GENRES, type GenreCode, USER_TYPES, type UserTypeCode } from '../shared/domain.js';
-import { NotFoundError } from '../shared/errors.js';
+import { NotFoundError, UnavailableForLegalReasonsError } from '../shared/errors.js';
 import { escapeHtml } from '../shared/html.js';
 import { HELD_CLICKS_GLOBAL, type RenderedPage, SERVER_STATE_ID } from '../shared/server-render.js';
 import { embedPath } from './public-api/embed-page.js';
@@ -11,6 +11,30 @@ import { type ShareCard, shareTags } from './share-tags.js';
 
 const SHARED_MIX = /^\/shared-mix\/([0-9a-f-]{36})\/?$/i;
 const SHARED_PROFILE = /^\/shared-profile\/([A-Za-z0-9_.-]{1,30})\/?$/;
+const MIX_PAGE = /^\/(?:shared-mix|mix)\/([0-9a-f-]{36})\/?$/i;
+
+/** What a link to a mix taken down after a notice or by a moderator says, with its 451 (docs/trust.md#share-links). */
+const UNAVAILABLE = {
+  title: 'Unavailable for legal reasons',
+  text: 'This mix was taken down after a copyright notice or by a moderator, and cannot be played here. If it is restored, this link works again.',
+};
+
+/**
+ * Whether a path is a mix page (shared or not) whose mix is held back for legal reasons: it answers 451 with a clear
+ * page, whatever the app would have rendered. The mix policy decides (`MixesService.detail` as nobody).
+ */
+export async function unavailableForLegalReasons(services: Services, path: string): Promise<boolean> {
+  const mixId = MIX_PAGE.exec(path)?.[1];
+  if (!mixId) return false;
+  try {
+    await services.mixes.detail(mixId, null);
+    return false;
+  } catch (error) {
+    if (error instanceof UnavailableForLegalReasonsError) return true;
+    if (error instanceof NotFoundError) return false;
+    throw error;
+  }
+}
 
 /** Which kind of shared page a path is, whether or not anything is there. */
 export function sharedKindOf(path: string): ShareCard['kind'] | null {
@@ -68,7 +92,7 @@ export async function shareCardFor(services: Services, path: string): Promise<Sh
       };
     }
   } catch (error) {
-    if (error instanceof NotFoundError) return null;
+    if (error instanceof NotFoundError || error instanceof UnavailableForLegalReasonsError) return null;
     throw error;
   }
   return null;
@@ -163,6 +187,16 @@ export function webPages(webRoot: string) {
         .replace(
           '<div id="root"></div>',
           () => `<div id="root"><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></main></div>`,
+        );
+    },
+    /** The page of a mix held back for legal reasons (its 451). */
+    async unavailable(): Promise<string> {
+      return (await index())
+        .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(UNAVAILABLE.title)} · mixcrate</title>`)
+        .replace(
+          '<div id="root"></div>',
+          () =>
+            `<div id="root"><main><h1>${escapeHtml(UNAVAILABLE.title)}</h1><p>${escapeHtml(UNAVAILABLE.text)}</p><p><a href="/transparency">How takedowns work</a></p></main></div>`,
         );
     },
     async shared(card: ShareCard, publicUrl: string, rendered: RenderedPage | null, scriptNonce: string): Promise<string> {

@@ -14,6 +14,7 @@ import { recognitionRoutes } from './recognition.routes.js';
 import { recommendationRoutes } from './recommendations.routes.js';
 import { searchRoutes } from './search.routes.js';
 import { trackRoutes } from './tracks.routes.js';
+import { trustRoutes } from './trust.routes.js';
 import { userRoutes } from './users.routes.js';
 
 /** The /api adapter: the paths (docs/public-api.md#rest-paths) and wire names over the same services GraphQL uses. */
@@ -34,5 +35,6 @@ export function registerRestRoutes(services: Services) {
     await app.register(searchRoutes(services));
     await app.register(moderationRoutes(services));
     await app.register(creatorRoutes(services));
+    await app.register(trustRoutes(services));
   };
 }

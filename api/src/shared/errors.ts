@@ -27,6 +27,11 @@ export class NotFoundError extends DomainError {
   readonly status = 404;
   readonly code = 'NOT_FOUND';
 }
+/** Held back after a copyright notice or a takedown (RFC 7725): it exists, but not for this viewer (docs/trust.md). */
+export class UnavailableForLegalReasonsError extends DomainError {
+  readonly status = 451;
+  readonly code = 'UNAVAILABLE_FOR_LEGAL_REASONS';
+}
 export class ConflictError extends DomainError {
   readonly status = 409;
   readonly code = 'CONFLICT';

@@ -130,6 +130,21 @@ export const CLAIM_NOTE_MAX = 2000;
 export const MODERATION_REASON_MAX = 1000;
 /** The member an operator names to make a moderator: their user name or e-mail. */
 export const MEMBER_REFERENCE_MAX = 320;
+/** A report's note for the moderators (docs/trust.md#reports). */
+export const REPORT_NOTE_MAX = 2000;
+/** A copyright notice's text and a counter-notice's, told to the other party word for word (docs/trust.md#notices). */
+export const NOTICE_TEXT_MAX = 5000;
+
+// ---- Trust -----------------------------------------------------------------------------------------------------
+
+/** The most reports one member files in an hour (docs/trust.md#reports). */
+export const REPORTS_PER_HOUR = 10;
+/** Upheld copyright strikes within the window that block uploads, until an operator sets other numbers (docs/trust.md#repeat-infringers). */
+export const STRIKE_LIMIT_DEFAULT = 3;
+export const STRIKE_WINDOW_DAYS_DEFAULT = 365;
+/** The bounds an operator's numbers stay within. */
+export const STRIKE_LIMIT_BOUNDS = { min: 1, max: 100 } as const;
+export const STRIKE_WINDOW_DAYS_BOUNDS = { min: 1, max: 3650 } as const;
 
 // ---- Accounts --------------------------------------------------------------------------------------------------
 

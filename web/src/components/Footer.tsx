@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import styles from './Footer.module.css';
 
-/** Footer: copyright, Terms, Privacy Policy, Change log (docs/navigation.md#footer). */
+/** Footer: copyright, Terms, Privacy Policy, Transparency, Change log (docs/navigation.md#footer). */
 export function Footer() {
   return (
     <footer className={styles.footer}>
@@ -14,6 +14,9 @@ export function Footer() {
             </li>
             <li>
               <Link to="/privacy">Privacy Policy</Link>
+            </li>
+            <li>
+              <Link to="/transparency">Transparency</Link>
             </li>
             <li>
               <Link to="/change-log">Change log</Link>

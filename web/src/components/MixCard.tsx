@@ -11,6 +11,8 @@ import buttons from './Button.module.css';
 import { HeadphonesIcon, PauseIcon, PlayIcon, ShareIcon, TrashIcon } from './icons/Icons';
 import styles from './MixCard.module.css';
 import { SaveMixButton } from './SaveMixButton';
+import { MixCardMenu } from './trust/MixCardMenu';
+import { ReportDialog } from './trust/ReportDialog';
 
 /** Mix titles in cards are cut at 60 characters; the tracklist preview shows the first 4 tracks (docs/mix-page.md#mix-card). */
 export const CARD_TITLE_CHARS = 60;
@@ -128,9 +130,13 @@ export function MixCard({ mix, shared = false, preview = false }: MixCardProps) 
   const title = truncate(mix.title, CARD_TITLE_CHARS);
   const mixLink = shared ? `/shared-mix/${mix.id}` : `/mix/${mix.id}`;
   const date = useDateLabel(mix.publishedAt ?? mix.createdAt);
+  const [reporting, setReporting] = useState(false);
+  // Signed-in members report others' mixes (savedByMe is null when signed out); the menu takes the focus back after.
+  const canReport = !shared && !mix.isOwner && mix.savedByMe !== null && mix.savedByMe !== undefined;
+  const cardRef = useRef<HTMLElement>(null);
 
   return (
-    <article className={styles.card} aria-label={mix.title}>
+    <article ref={cardRef} className={styles.card} aria-label={mix.title}>
       <div className={styles.coverWrap}>
         <img className={styles.cover} src={mix.coverUrl} alt={`Cover of ${mix.title}`} width={400} height={400} fetchPriority="high" />
         <button
@@ -204,7 +210,19 @@ export function MixCard({ mix, shared = false, preview = false }: MixCardProps) 
             ) : null}
           </span>
           {mix.isOwner && !shared ? <DeleteControl mix={mix} /> : null}
+          {canReport ? <MixCardMenu title={mix.title} actions={[{ label: 'Report this mix', run: () => setReporting(true) }]} /> : null}
         </div>
+        {reporting ? (
+          <ReportDialog
+            targetKind="MIX"
+            targetId={mix.id}
+            targetName={mix.title}
+            onClose={() => {
+              setReporting(false);
+              cardRef.current?.querySelector<HTMLButtonElement>('[aria-label^="More actions"]')?.focus();
+            }}
+          />
+        ) : null}
         <div id={statsId} hidden={!statsOpen}>
           {statsOpen ? <StatsPanel mixId={mix.id} /> : null}
         </div>

@@ -14,7 +14,8 @@ interface SideMenuProps {
 
 /**
  * Side menu, opened by the logo mark (docs/navigation.md#side-menu): Home, Profile, Follows and Saved mixes (those two on narrow screens,
- * where their sidebars are hidden), Upload, Moderation (moderators and operators), Settings, Logout. A modal dialog: Escape or the backdrop closes it.
+ * where their sidebars are hidden), Upload, Earnings, Moderation (moderators and operators),
+ * Reports and notices, Settings, Logout. A modal dialog: Escape or the backdrop closes it.
  */
 export function SideMenu({ open, onClose, userName }: SideMenuProps) {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -97,6 +98,11 @@ export function SideMenu({ open, onClose, userName }: SideMenuProps) {
               </NavLink>
             </li>
           ) : null}
+          <li>
+            <NavLink to="/reports" className={item} onClick={onClose}>
+              Reports and notices
+            </NavLink>
+          </li>
           <li>
             <NavLink to="/settings" className={item} onClick={onClose}>
               Settings

@@ -19,6 +19,7 @@ import { Migration20261220020000_payouts } from './Migration20261220020000_payou
 import { Migration20261221000000_tracklist_versions } from './Migration20261221000000_tracklist_versions.js';
 import { Migration20261222000000_search } from './Migration20261222000000_search.js';
 import { Migration20261223000000_recommendations } from './Migration20261223000000_recommendations.js';
+import { Migration20261224000000_trust } from './Migration20261224000000_trust.js';
 import { Migration20261225000000_reward_tracks } from './Migration20261225000000_reward_tracks.js';
 
 /** Every migration, in order. Listed explicitly so discovery does not depend on file globs or the build tool. */
@@ -44,5 +45,6 @@ export const migrations = [
   { name: 'Migration20261221000000_tracklist_versions', class: Migration20261221000000_tracklist_versions },
   { name: 'Migration20261222000000_search', class: Migration20261222000000_search },
   { name: 'Migration20261223000000_recommendations', class: Migration20261223000000_recommendations },
+  { name: 'Migration20261224000000_trust', class: Migration20261224000000_trust },
   { name: 'Migration20261225000000_reward_tracks', class: Migration20261225000000_reward_tracks },
 ];

@@ -35,6 +35,9 @@ audio{width:100%}
 /** The page for a mix nobody may see (or that never was): 404 with the words (docs/mix-page.md#not-found). */
 export const MIX_NOT_FOUND_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>No mix found · mixcrate</title><style>${STYLE}</style></head><body><main class="gone"><div><h1>No mix found :-/</h1><p class="by">Sorry, that mix may have been removed.</p></div></main></body></html>`;
 
+/** The page for a mix taken down after a notice or by a moderator: 451 with the words (docs/trust.md#share-links). */
+export const MIX_UNAVAILABLE_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Unavailable for legal reasons · mixcrate</title><style>${STYLE}</style></head><body><main class="gone"><div><h1>Unavailable for legal reasons</h1><p class="by">This mix was taken down after a copyright notice or by a moderator.</p></div></main></body></html>`;
+
 /** What the embed player shows of a published mix; every text and URL in it is escaped here. */
 export interface EmbedFacts {
   mixId: string;

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services.js';
 import { GENRES, type GenreCode } from '../../shared/domain.js';
-import { NotFoundError } from '../../shared/errors.js';
-import { embedPage, MIX_NOT_FOUND_HTML } from './embed-page.js';
+import { NotFoundError, UnavailableForLegalReasonsError } from '../../shared/errors.js';
+import { embedPage, MIX_NOT_FOUND_HTML, MIX_UNAVAILABLE_HTML } from './embed-page.js';
 
 /**
  * /embed/mix/{id}: the compact player other sites put in an iframe (oEmbed's html, the Twitter player card): cover,
@@ -34,6 +34,8 @@ export function embedRoutes(services: Services, webRoot: string | undefined) {
         mix = (await services.mixes.detail(request.params.id, null)).mix;
       } catch (error) {
         if (error instanceof NotFoundError) return reply.status(404).type('text/html; charset=utf-8').send(MIX_NOT_FOUND_HTML);
+        if (error instanceof UnavailableForLegalReasonsError)
+          return reply.status(451).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(MIX_UNAVAILABLE_HTML);
         throw error;
       }
       if (mix.status !== 'published') return reply.status(404).type('text/html; charset=utf-8').send(MIX_NOT_FOUND_HTML);

@@ -171,6 +171,61 @@ export const OPERATIONS: Record<string, Operation> = {
     body: { member: 'string', grant: 'boolean', reason: 'string' },
     member: true,
   },
+  'POST /api/reports': {
+    summary: 'Report a mix or a member to the moderators (one open report per target; REPORTS_PER_HOUR an hour)',
+    body: { target_kind: 'string', target_id: 'string', reason: 'string', note: 'string' },
+    member: true,
+  },
+  'GET /api/reports/mine': { summary: 'Your reports, newest first, with what became of each', query: ['page', 'limit'], member: true },
+  'POST /api/copyright-notices': {
+    summary: 'File a copyright notice on a mix that plays your track (verified creators and labels of it); hides the mix at once',
+    body: { mix_id: 'string', track_id: 'string', text: 'string' },
+    member: true,
+  },
+  'GET /api/copyright-notices': { summary: 'Notices you filed and notices on your mixes, newest first', member: true },
+  'GET /api/copyright-notices/{id}': { summary: 'One notice and its history (its filer, the mix’s owner, moderators)', member: true },
+  'POST /api/copyright-notices/{id}/counter-notice': {
+    summary: 'Answer an open notice on your mix; a moderator decides',
+    body: { text: 'string' },
+    member: true,
+  },
+  'GET /api/upload-block': { summary: 'Why and until when your uploads are refused ({ block: null } when they are not)', member: true },
+  'POST /api/moderation/queue/{id}/action': {
+    summary:
+      'Act on a report (dismiss, hide_mix, remove_mix, warn, suspend_member) or a copyright notice (restore, remove, remove_and_strike); moderators and operators',
+    body: { action: 'string', reason: 'string', suspended_until: 'string' },
+    member: true,
+  },
+  'GET /api/moderation/queue/{id}/details': {
+    summary: 'A report’s or notice’s target, recognition findings and earlier reports (moderators and operators)',
+    member: true,
+  },
+  'POST /api/moderation/mixes/{id}/restore': {
+    summary: 'Lift the hold on a mix (moderators and operators)',
+    body: { reason: 'string' },
+    member: true,
+  },
+  'POST /api/moderation/members/{id}/restore': {
+    summary: 'End a member’s suspension (moderators and operators)',
+    body: { reason: 'string' },
+    member: true,
+  },
+  'GET /api/moderation/held-mixes': { summary: 'Mixes under a hold (moderators and operators)', query: ['page', 'limit'], member: true },
+  'GET /api/moderation/suspended-members': {
+    summary: 'Suspended members (moderators and operators)',
+    query: ['page', 'limit'],
+    member: true,
+  },
+  'GET /api/strike-policy': { summary: 'How many upheld copyright strikes within how many days block uploads' },
+  'PUT /api/strike-policy': {
+    summary: 'Set the repeat-infringer numbers (operators only)',
+    body: { strike_limit: 'number', window_days: 'number', reason: 'string' },
+    member: true,
+  },
+  'GET /api/transparency': {
+    summary: 'Per month, newest first: reports, notices, takedowns, counter-notices, restorations, suspensions; no names',
+    query: ['months'],
+  },
   'POST /api/mix/get-mixes-by-genre-and-distance': {
     summary: 'The feed: public mixes by genre within a radius of a point',
     body: { genre: 'string', search_radius: 'number', from_point: 'object', page: 'number' },

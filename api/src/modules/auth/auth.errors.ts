@@ -21,4 +21,8 @@ export const AuthErrors = {
   passwordIncorrect: () => new InvalidInputError('Password is incorrect'),
   resetLinkInvalid: () => new NotFoundError('This reset link is invalid or has expired. Please ask for a new one.'),
   checkFirst: () => new ForbiddenError('Please confirm your current password first'),
+  suspended: (until: Date | null) =>
+    new ForbiddenError(
+      `This account is suspended ${until ? `until ${until.toISOString().replace('T', ' ').slice(0, 16)} UTC` : 'until a moderator lifts the suspension'}: you cannot sign in (docs/trust.md#suspensions)`,
+    ),
 } as const;

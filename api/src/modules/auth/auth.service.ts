@@ -6,7 +6,7 @@ import type { Orm } from '../../db/orm.js';
 import { parseInput } from '../../shared/inputs.js';
 import type { Viewer } from '../../shared/viewer.js';
 import { type Mailer, passwordResetMail } from '../mail/index.js';
-import { type IUser, User } from '../users/index.js';
+import { type IUser, User, userPolicy } from '../users/index.js';
 import { AuthErrors, authMessages } from './auth.errors.js';
 import { currentPasswordInput, emailInput, passwordInput, resetInput, signInInput, signUpInput } from './auth.inputs.js';
 import { type IPasswordResetToken, PasswordResetToken } from './password-reset-token.entity.js';
@@ -72,6 +72,9 @@ export class AuthService {
     const user = await em.findOne(User, { email });
     const matches = await bcrypt.compare(password, user?.passwordHash ?? DUMMY_HASH);
     if (!user || !matches) throw AuthErrors.signInFailed();
+    // Only the right password learns of a suspension: the message says nothing about accounts to anyone else.
+    if (userPolicy.isSuspended({ suspendedAt: user.suspendedAt ?? null, suspendedUntil: user.suspendedUntil ?? null }))
+      throw AuthErrors.suspended(user.suspendedUntil ?? null);
     return { token: await em.transactional((inner) => this.sessions.begin(inner, user.id)), user };
   }
 

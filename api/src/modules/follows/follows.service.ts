@@ -3,7 +3,7 @@ import type { Orm } from '../../db/orm.js';
 import { encodeCursor, isUuid, type PageEnds } from '../../shared/cursor.js';
 import { cellDistanceSql, wholeKm } from '../../shared/geo.js';
 import { parseInput } from '../../shared/inputs.js';
-import { type IUser, User } from '../users/index.js';
+import { activeMemberSql, type IUser, User } from '../users/index.js';
 import { FollowErrors } from './follow.errors.js';
 import { type FollowPageRequest, type FollowWindow, memberIdInput, parseFollowPage, userNameInput } from './follow.inputs.js';
 import { followPolicy } from './follow.policy.js';
@@ -127,7 +127,7 @@ export class FollowsService {
     const userName = parseInput(userNameInput, rawUserName);
     const [owner] = await this.em()
       .getConnection()
-      .execute<{ id: string }[]>('select id from app_user where lower(user_name) = lower(?)', [userName]);
+      .execute<{ id: string }[]>(`select id from app_user u where lower(user_name) = lower(?) and ${activeMemberSql('u')}`, [userName]);
     if (!owner) throw FollowErrors.memberNotFound();
     followPolicy.assertCanList(owner.id, viewerId);
     return this.listPage(owner.id, direction, pageRequest, viewerId);
@@ -150,7 +150,11 @@ export class FollowsService {
     const owner = { id: ownerId };
 
     const [listed, anchor] = direction === 'following' ? ['followee_id', 'follower_id'] : ['follower_id', 'followee_id'];
-    const [{ count }] = await connection.execute<{ count: string }[]>(`select count(*) from follow where ${anchor} = ?`, [owner.id]);
+    // A suspended member is gone from every list (docs/trust.md#suspensions), and from its count.
+    const [{ count }] = await connection.execute<{ count: string }[]>(
+      `select count(*) from follow f join app_user u on u.id = f.${listed} where f.${anchor} = ? and ${activeMemberSql('u')}`,
+      [owner.id],
+    );
     const { offset, limit } = followSlice(window, Number(count));
     const rows = await connection.execute<{ id: string; distance_m: number | null; is_following: boolean | null }[]>(
       `select u.id, ${cellDistanceSql('u', 'v')} as distance_m,
@@ -159,7 +163,7 @@ export class FollowsService {
          from follow f
          join app_user u on u.id = f.${listed}
          left join app_user v on v.id = ?
-        where f.${anchor} = ?
+        where f.${anchor} = ? and ${activeMemberSql('u')}
         order by f.created_at desc, u.id
         limit ${limit} offset ${offset}`,
       [viewerId, owner.id],
@@ -186,8 +190,8 @@ export class FollowsService {
       .getConnection()
       .execute<{ id: string; followers: string; following: string }[]>(
         `select u.id,
-                (select count(*) from follow where followee_id = u.id) as followers,
-                (select count(*) from follow where follower_id = u.id) as following
+                (select count(*) from follow f join app_user x on x.id = f.follower_id where f.followee_id = u.id and ${activeMemberSql('x')}) as followers,
+                (select count(*) from follow f join app_user x on x.id = f.followee_id where f.follower_id = u.id and ${activeMemberSql('x')}) as following
            from app_user u where u.id in (${ids.map(() => '?').join(', ')})`,
         ids,
       );
@@ -197,9 +201,11 @@ export class FollowsService {
   /** The members someone follows, newest first (the logged-in user's `following`). */
   async followingOf(userId: string): Promise<IUser[]> {
     const em = this.em();
-    const rows = await em
-      .getConnection()
-      .execute<{ followee_id: string }[]>('select followee_id from follow where follower_id = ? order by created_at desc', [userId]);
+    const rows = await em.getConnection().execute<{ followee_id: string }[]>(
+      `select f.followee_id from follow f join app_user x on x.id = f.followee_id where f.follower_id = ? and ${activeMemberSql('x')}
+          order by f.created_at desc`,
+      [userId],
+    );
     const users = new Map((await em.find(User, { id: { $in: rows.map((row) => row.followee_id) } })).map((user) => [user.id, user]));
     return rows.map((row) => users.get(row.followee_id) as IUser);
   }

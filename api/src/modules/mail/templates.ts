@@ -22,3 +22,16 @@ export function claimDecisionMail(to: string, claim: { name: string; approved: b
     html: `<p>${escapeHtml(outcome)}</p>${claim.reason ? `<p>The moderator's reason: ${escapeHtml(claim.reason)}</p>` : ''}<p><a href="${escapeHtml(claim.profileUrl)}">Your profile</a></p>`,
   };
 }
+
+/**
+ * What the trust module tells a member about their mix or account (docs/trust.md#what-members-are-told): a notice on
+ * their mix with its text word for word, a moderator's decision, a warning, a suspension. Each paragraph is plain text.
+ */
+export function trustMail(to: string, mail: { subject: string; paragraphs: string[]; link: { href: string; label: string } }) {
+  return {
+    to,
+    subject: mail.subject,
+    text: `${mail.paragraphs.join('\n\n')}\n\n${mail.link.label}: ${mail.link.href}\n`,
+    html: `${mail.paragraphs.map((paragraph) => `<p style="white-space: pre-wrap">${escapeHtml(paragraph)}</p>`).join('')}<p><a href="${escapeHtml(mail.link.href)}">${escapeHtml(mail.link.label)}</a></p>`,
+  };
+}

@@ -6,7 +6,7 @@ import { COVER_RULE, type ImageFileRule, isWithinSize, missingUploadItems } from
 import { toSquareJpeg } from '../../storage/images.js';
 import type { FinishedUpload } from '../../storage/storage.js';
 import { FOLDERS, type Folder, newFileName, objectKey, type StorageDriver } from '../../storage/storage.js';
-import { type FileAccess, type IMix, type MixesService, mixPolicy } from '../mixes/index.js';
+import { type FileAccess, type IMix, type MixesService, mixPolicy, OWNER_SUSPENDED_SQL } from '../mixes/index.js';
 import type { RecognitionJobs } from '../recognition/index.js';
 import { type AudioFacts, storeCheckedMp3 } from './audio.js';
 import type { MixFileCache } from './mix-file-cache.js';
@@ -203,8 +203,20 @@ export class MediaService {
       const [row] = await this.orm.em
         .fork()
         .getConnection()
-        .execute<{ status: IMix['status']; deactivated: boolean; owner_id: string; expires_at: Date | string | null }[]>(
-          `select status, deactivated_at is not null as deactivated, owner_id, expires_at from mix where ${column} = ?`,
+        .execute<
+          {
+            status: IMix['status'];
+            deactivated: boolean;
+            owner_id: string;
+            expires_at: Date | string | null;
+            held: boolean;
+            owner_suspended: boolean;
+            owner_suspended_until: Date | string | null;
+          }[]
+        >(
+          `select status, deactivated_at is not null as deactivated, owner_id, expires_at, moderation_state is not null as held,
+             ${OWNER_SUSPENDED_SQL} as owner_suspended,
+             (select suspended_until from app_user where id = mix.owner_id) as owner_suspended_until from mix where ${column} = ?`,
           [fileName],
         );
       return row
@@ -213,6 +225,9 @@ export class MediaService {
             deactivated: row.deactivated,
             ownerId: row.owner_id,
             expiresAt: row.expires_at === null ? null : new Date(row.expires_at),
+            held: row.held,
+            ownerSuspended: row.owner_suspended,
+            ownerSuspendedUntil: row.owner_suspended_until === null ? null : new Date(row.owner_suspended_until),
           }
         : null;
     });

@@ -68,7 +68,13 @@ export class ResumableUploads {
     storage: StorageDriver,
     private readonly authenticate: (token: string) => Promise<Viewer>,
     private readonly locks: AdvisoryLocks,
-    options: { trustProxy?: boolean; allowsOrigin?: (origin: string) => boolean; maxOpenBytesPerMember?: number } = {},
+    options: {
+      trustProxy?: boolean;
+      allowsOrigin?: (origin: string) => boolean;
+      maxOpenBytesPerMember?: number;
+      /** Refuses a member who may not upload (a repeat infringer): their refusal's status and words. */
+      uploadGate?: (ownerId: string) => Promise<{ status: number; message: string } | null>;
+    } = {},
   ) {
     this.store = new SharedUploadStore(orm, storage);
     this.server = new Server({
@@ -90,6 +96,8 @@ export class ResumableUploads {
         // The metadata is kept in PostgreSQL (see SharedUploadStore), which stores no NUL or lone surrogate.
         const texts = Object.entries(upload.metadata ?? {}).flatMap(([key, value]) => [key, value ?? '']);
         if (!texts.every(isStorableText)) throw refusal(400, 'Upload-Metadata holds text that cannot be stored');
+        const refused = await options.uploadGate?.(viewer.id);
+        if (refused) throw refusal(refused.status, refused.message);
         const limit = options.maxOpenBytesPerMember ?? Number.POSITIVE_INFINITY;
         const open = await this.store.openBytesOf(viewer.id, MP3_RULE.maxBytes);
         if (open + (upload.size ?? MP3_RULE.maxBytes) > limit) throw refusal(409, RESUMABLE_MESSAGES.tooMuchOpen(limit));

@@ -5,6 +5,8 @@ import { User } from '../users/user.entity.js';
 
 export const MIX_STATUSES = ['draft', 'published'] as const;
 export const WAVEFORM_STATES = ['pending', 'ready', 'failed'] as const;
+/** A moderator's or a rights holder's hold on a mix: hidden (a notice or a moderator, may be restored) or removed (upheld). */
+export const MIX_MODERATION_STATES = ['hidden', 'removed'] as const;
 
 // The feed's partial indexes cover published, active mixes; expiry is checked from the indexed expires_at.
 const VISIBLE = `where "status" = 'published' and "deactivated_at" is null`;
@@ -38,6 +40,11 @@ export const Mix = defineEntity({
     publishedAt: p.datetime().nullable(),
     expiresAt: p.datetime().nullable(),
     deactivatedAt: p.datetime().nullable(),
+    // A moderator's or a rights holder's hold on the mix (docs/trust.md#hidden-means-hidden): hidden from everyone but
+    // its owner while set; cleared on restore, which leaves every other column as it was.
+    moderationState: p.enum(MIX_MODERATION_STATES).nullable(),
+    moderationReason: p.text().nullable(),
+    moderatedAt: p.datetime().nullable(),
     playCount: p.integer().default(0),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p
@@ -67,6 +74,8 @@ export const Mix = defineEntity({
     // Media delivery finds a mix by its file name on every request (see Migration20261124000000_mix_files).
     { name: 'mix_mp3_idx', properties: ['mp3'] },
     { name: 'mix_cover_idx', properties: ['cover'] },
+    // The few held mixes, which the feed's count takes off its tally (docs/trust.md#hidden-means-hidden).
+    { name: 'mix_held_idx', expression: 'create index "mix_held_idx" on "mix" ("genre") where "moderation_state" is not null' },
   ],
   triggers: [
     {

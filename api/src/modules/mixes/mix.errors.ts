@@ -1,10 +1,14 @@
 import { FEED_MAX_RADIUS_KM, TRACKLIST_MAX, TRACKLIST_MIN } from '../../shared/domain.js';
-import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError } from '../../shared/errors.js';
+import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, UnavailableForLegalReasonsError } from '../../shared/errors.js';
 import { TRACKLIST_MISSING_FIELDS } from '../../shared/rules.js';
 
 /** Every error the mixes domain answers with, and its words; the status and GraphQL code come with the error's class. */
 export const MixErrors = {
   notFound: () => new NotFoundError('Mix not found'),
+  unavailableForLegalReasons: () =>
+    new UnavailableForLegalReasonsError(
+      'This mix is unavailable for legal reasons: it was taken down after a copyright notice or by a moderator',
+    ),
   ownerNotFound: () => new NotFoundError('User not found'),
   notYours: () => new ForbiddenError('Only the owner of this mix may change it'),
   versionsNotYours: () => new ForbiddenError('Only the owner of this mix may see its tracklist versions'),

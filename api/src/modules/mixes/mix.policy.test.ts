@@ -6,6 +6,7 @@ import {
   mixPolicy,
   OPENABLE_BY_VIEWER_SQL,
   PUBLISHED_ACTIVE_MIX_SQL,
+  UNHELD_MIX_SQL,
   VISIBLE_MIX_SQL,
 } from './mix.policy.js';
 
@@ -17,6 +18,8 @@ const mix = (facts: Partial<MixAccessFacts> = {}): MixAccessFacts => ({
   deactivated: false,
   expiresAt: new Date('2027-01-01T00:00:00Z'),
   ownerId: owner,
+  held: false,
+  ownerSuspended: false,
   ...facts,
 });
 const expired = { expiresAt: new Date('2026-06-01T11:59:59Z') };
@@ -28,6 +31,14 @@ describe('visibility', () => {
     expect(mixPolicy.isVisible(mix({ status: 'draft' }), now)).toBe(false);
     expect(mixPolicy.isVisible(mix({ deactivated: true }), now)).toBe(false);
     expect(mixPolicy.isVisible(mix(expired), now)).toBe(false);
+  });
+
+  test('a held mix and a suspended member’s mix are hidden; only a held one is refused for legal reasons', () => {
+    expect(mixPolicy.isVisible(mix({ held: true }), now)).toBe(false);
+    expect(mixPolicy.isVisible(mix({ ownerSuspended: true }), now)).toBe(false);
+    expect(mixPolicy.refusedForLegalReasons(mix({ held: true }))).toBe(true);
+    expect(mixPolicy.refusedForLegalReasons(mix({ held: true, ownerSuspended: true }))).toBe(false);
+    expect(mixPolicy.refusedForLegalReasons(mix())).toBe(false);
   });
 });
 
@@ -50,6 +61,13 @@ describe('files', () => {
     expect(await mixPolicy.fileAccess(mix(expired), viewer(other), now)).toBeNull();
     expect(await mixPolicy.fileAccess(mix({ deactivated: true }), viewer(owner), now)).toBeNull();
     expect(await mixPolicy.fileAccess(null, viewer(owner), now)).toBeNull();
+  });
+
+  test('a held mix’s files are its owner’s alone; a suspended member’s are nobody’s', async () => {
+    expect(await mixPolicy.fileAccess(mix({ held: true }), viewer(owner), now)).toBe('private');
+    expect(await mixPolicy.fileAccess(mix({ held: true }), viewer(other), now)).toBeNull();
+    expect(await mixPolicy.fileAccess(mix({ held: true }), viewer(null), now)).toBeNull();
+    expect(await mixPolicy.fileAccess(mix({ ownerSuspended: true }), viewer(owner), now)).toBeNull();
   });
 
   test('the viewer is not asked when the mix alone decides', async () => {
@@ -83,7 +101,12 @@ describe('the SQL twins', () => {
   // so that the unit run, and the mutation run on it, notice any change to a rule that lives only in SQL.
   test('published and active; visible adds the hosting; openable adds the owner; a list picks by who asks', () => {
     expect(PUBLISHED_ACTIVE_MIX_SQL).toBe(`status = 'published' and deactivated_at is null`);
-    expect(VISIBLE_MIX_SQL).toBe(`status = 'published' and deactivated_at is null and (expires_at is null or expires_at > now())`);
+    expect(UNHELD_MIX_SQL).toBe(
+      `moderation_state is null and not coalesce((select (mix_owner.suspended_at is not null and (mix_owner.suspended_until is null or mix_owner.suspended_until > now())) from app_user mix_owner where mix_owner.id = owner_id), false)`,
+    );
+    expect(VISIBLE_MIX_SQL).toBe(
+      `status = 'published' and deactivated_at is null and (expires_at is null or expires_at > now()) and ${UNHELD_MIX_SQL}`,
+    );
     expect(OPENABLE_BY_VIEWER_SQL).toBe(`deactivated_at is null and ((${VISIBLE_MIX_SQL}) or owner_id = :viewer)`);
     expect(listedByOwnerSql(true)).toBe(PUBLISHED_ACTIVE_MIX_SQL);
     expect(listedByOwnerSql(false)).toBe(VISIBLE_MIX_SQL);

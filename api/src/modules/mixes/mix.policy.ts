@@ -1,3 +1,4 @@
+import { suspendedSql } from '../users/index.js';
 import type { IMix } from './mix.entity.js';
 import { MixErrors } from './mix.errors.js';
 import { isExpired } from './mix-lifecycle.js';
@@ -11,8 +12,16 @@ import { isExpired } from './mix-lifecycle.js';
 /** Published and not deactivated: the rows the feed's partial indexes hold (their predicate cannot use now()). */
 export const PUBLISHED_ACTIVE_MIX_SQL = `status = 'published' and deactivated_at is null`;
 
-/** Anyone may see this mix: published, not deactivated, hosting not over. */
-export const VISIBLE_MIX_SQL = `${PUBLISHED_ACTIVE_MIX_SQL} and (expires_at is null or expires_at > now())`;
+/**
+ * No moderation hold on the mix and its owner not suspended (docs/trust.md#hidden-means-hidden). `owner_id` resolves to
+ * the mix's column: `app_user` has none. A scalar subquery, not `exists`: the planner keeps it a primary-key probe per
+ * row, so the feed still walks its indexes newest first (an anti-join would scan every mix).
+ */
+export const OWNER_SUSPENDED_SQL = `coalesce((select ${suspendedSql('mix_owner')} from app_user mix_owner where mix_owner.id = owner_id), false)`;
+export const UNHELD_MIX_SQL = `moderation_state is null and not ${OWNER_SUSPENDED_SQL}`;
+
+/** Anyone may see this mix: published, not deactivated, hosting not over, not held by a moderator or a notice, its owner not suspended. */
+export const VISIBLE_MIX_SQL = `${PUBLISHED_ACTIVE_MIX_SQL} and (expires_at is null or expires_at > now()) and ${UNHELD_MIX_SQL}`;
 
 /** The viewer (bound as `:viewer`, null for nobody) may open this mix: anyone a visible one, its owner any of theirs until deactivated. */
 export const OPENABLE_BY_VIEWER_SQL = `deactivated_at is null and ((${VISIBLE_MIX_SQL}) or owner_id = :viewer)`;
@@ -25,6 +34,10 @@ export interface MixAccessFacts {
   deactivated: boolean;
   expiresAt: Date | null;
   ownerId: string;
+  /** A moderation hold (a notice, a moderator): the mix is its owner's alone. */
+  held: boolean;
+  /** Its owner is suspended: the mix is nobody's to see. */
+  ownerSuspended: boolean;
 }
 
 /** Who may fetch a stored file: anyone (and shared caches), only the holder of its link (private caching), or nobody. */
@@ -36,7 +49,17 @@ export const draftKeptUntil = (lastChange: Date, ttlDays: number): Date => new D
 export const mixPolicy = {
   /** VISIBLE_MIX_SQL, for a mix in hand. */
   isVisible(mix: MixAccessFacts, now = new Date()): boolean {
-    return mix.status === 'published' && !mix.deactivated && !isExpired({ expiresAt: mix.expiresAt }, now);
+    return (
+      mix.status === 'published' && !mix.deactivated && !isExpired({ expiresAt: mix.expiresAt }, now) && !mix.held && !mix.ownerSuspended
+    );
+  },
+
+  /**
+   * Why a mix the viewer may not open is refused: a held one (a notice, a takedown) answers "unavailable for legal
+   * reasons" (451) rather than "not found", so a share link says what happened (docs/trust.md#hidden-means-hidden).
+   */
+  refusedForLegalReasons(mix: { held: boolean; ownerSuspended: boolean; deactivated: boolean }): boolean {
+    return mix.held && !mix.ownerSuspended && !mix.deactivated;
   },
 
   /** Only the owner changes a mix (its tracklist, publishing, deactivating); a deactivated mix is gone for everyone. */
@@ -47,8 +70,8 @@ export const mixPolicy = {
 
   /**
    * A mix's audio and cover follow the mix: public while it is visible; private while it is a draft (its random file
-   * name has only been given to the uploader, who previews it before publishing); private to its owner once expired;
-   * nobody's once deactivated. The viewer is asked for only when it decides.
+   * name has only been given to the uploader, who previews it before publishing); private to its owner once expired or
+   * held; nobody's once deactivated or its owner suspended. The viewer is asked for only when it decides.
    */
   async fileAccess(mix: MixAccessFacts | null, viewerId: () => Promise<string | null>, now = new Date()): Promise<FileAccess> {
     const known = mixPolicy.fileAccessWithoutViewer(mix, now);
@@ -58,7 +81,7 @@ export const mixPolicy = {
 
   /** `fileAccess` where the viewer does not matter; undefined where it does (an expired mix: its owner only). */
   fileAccessWithoutViewer(mix: MixAccessFacts | null, now = new Date()): FileAccess | undefined {
-    if (!mix || mix.deactivated) return null;
+    if (!mix || mix.deactivated || mix.ownerSuspended) return null;
     if (mixPolicy.isVisible(mix, now)) return 'public';
     if (mix.status === 'draft') return 'private';
     return undefined;

@@ -31,7 +31,8 @@ export class MixesResolver {
 
   @Query(() => MixObject, {
     nullable: true,
-    description: 'A mix anyone may see (no sign-in needed); its owner also sees their draft or expired mix. Null when none.',
+    description:
+      'A mix anyone may see (no sign-in needed); its owner also sees their draft, expired or held mix. Null when none; a taken-down mix answers the error UNAVAILABLE_FOR_LEGAL_REASONS (docs/trust.md).',
   })
   async mix(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<MixObject | null> {
     const viewerId = ctx.viewer?.id ?? null;

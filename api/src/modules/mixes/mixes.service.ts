@@ -5,7 +5,7 @@ import { parseInput } from '../../shared/inputs.js';
 import { named } from '../../shared/sql.js';
 import { FOLDERS, objectKey, type StorageDriver } from '../../storage/storage.js';
 import type { MixTrackView, TracksService } from '../tracks/index.js';
-import { User } from '../users/index.js';
+import { activeMemberSql, User } from '../users/index.js';
 import { lockOwnMix } from './commands/own-mix.js';
 import { setTracklist } from './commands/set-tracklist.js';
 import { planFeed } from './feed-planner.js';
@@ -21,7 +21,7 @@ import {
   newDraftInput,
   parseMixPage,
 } from './mix.inputs.js';
-import { draftKeptUntil, listedByOwnerSql, mixPolicy, OPENABLE_BY_VIEWER_SQL, VISIBLE_MIX_SQL } from './mix.policy.js';
+import { draftKeptUntil, listedByOwnerSql, mixPolicy, OPENABLE_BY_VIEWER_SQL, OWNER_SUSPENDED_SQL, VISIBLE_MIX_SQL } from './mix.policy.js';
 import {
   MIX_COLUMNS,
   type MixDetail,
@@ -63,6 +63,8 @@ export class MixesService {
     /** The library's rule for "saved by me", answered in a page's own statement (see PageQuery.savedByViewerSql). */
     private readonly savedByViewerSql?: PageQuery['savedByViewerSql'],
     readonly drafts: DraftLimits = { maxDrafts: 10, ttlDays: 14 },
+    /** Refuses a member who may not upload at all (a repeat infringer, docs/trust.md#repeat-infringers); services.ts hands it in. */
+    private readonly uploadGate: (ownerId: string) => Promise<void> = async () => {},
   ) {
     this.versions = new TracklistVersionsService(orm, tracks);
   }
@@ -107,8 +109,9 @@ export class MixesService {
     return mix;
   }
 
-  /** A 409 naming the limit when the member already keeps the most unpublished drafts one may (see DRAFT limits). */
+  /** A 403 when the member may not upload (the upload gate), a 409 naming the limit when they already keep the most unpublished drafts one may (see DRAFT limits). */
   async assertRoomForDraft(ownerId: string, em = this.em()): Promise<void> {
+    await this.uploadGate(ownerId);
     const drafts = await em.count(Mix, { owner: ownerId, status: 'draft', deactivatedAt: null });
     if (drafts >= this.drafts.maxDrafts) throw MixErrors.tooManyDrafts(this.drafts.maxDrafts);
   }
@@ -169,12 +172,25 @@ export class MixesService {
         { viewer: viewerId, mixId },
       ),
     );
-    if (!row) throw MixErrors.notFound();
+    if (!row) throw await this.whyNotOpenable(em, mixId);
     const mix = mixViewOfRow(em, row);
     return {
       mix,
       distanceKm: mixPolicy.distanceShown(viewerId, mix.owner.id, wholeKm(row.distance_m)),
     };
+  }
+
+  /** A held mix answers 451 (its share link says why), anything else not openable 404. */
+  private async whyNotOpenable(em: EntityManager, mixId: string): Promise<Error> {
+    const [facts] = await em.execute<{ held: boolean; owner_suspended: boolean; deactivated: boolean }[]>(
+      `select moderation_state is not null as held, ${OWNER_SUSPENDED_SQL} as owner_suspended, deactivated_at is not null as deactivated
+         from mix where id = ?`,
+      [mixId],
+    );
+    return facts &&
+      mixPolicy.refusedForLegalReasons({ held: facts.held, ownerSuspended: facts.owner_suspended, deactivated: facts.deactivated })
+      ? MixErrors.unavailableForLegalReasons()
+      : MixErrors.notFound();
   }
 
   /** The caller's draft, for the payment step of the upload. */
@@ -192,7 +208,10 @@ export class MixesService {
     const input = parseInput(byUserInput, { userName, excludeMixId });
     const paging = parseMixPage(page);
     const em = this.em();
-    const [owner] = await em.execute<{ id: string }[]>('select id from app_user where lower(user_name) = lower(?)', [input.userName]);
+    const [owner] = await em.execute<{ id: string }[]>(
+      `select id from app_user u where lower(user_name) = lower(?) and ${activeMemberSql('u')}`,
+      [input.userName],
+    );
     if (!owner) throw MixErrors.ownerNotFound();
     const viewerIsOwner = owner.id === viewerId;
     const filter = filterOf(

@@ -59,7 +59,16 @@ export interface QueueHandler {
     decision: Decision,
     actorId: string,
     reason: string | null,
+    detail?: DecisionDetail,
   ): Promise<(() => Promise<void>) | undefined>;
+  /** Whether a kind takes this named action beside approve and reject (the trust module's hide, suspend, ...). */
+  takes?(action: string): boolean;
+}
+
+/** A named action a kind's own skin asks for (its handler checked it with `takes`), and what it needs. */
+export interface DecisionDetail {
+  action: string;
+  until?: Date | null;
 }
 
 interface ItemRow {
@@ -158,8 +167,21 @@ export class ModerationService {
     return { totalCount: Number(rows[0]?.total ?? 0), page: input.page, items: rows.map(itemView) };
   }
 
+  /** One queue item by its id (moderators and operators). */
+  async item(viewerId: string, rawId: unknown): Promise<QueueItemView> {
+    rolePolicy.assertCanModerate(await this.roles.roleOf(viewerId));
+    const itemId = parseInput(decisionInput.shape.itemId, rawId);
+    const [row] = itemId ? await this.em().execute<ItemRow[]>(`${itemSelect(false)} where i.id = ?`, [itemId]) : [];
+    if (!row) throw ModerationErrors.itemNotFound();
+    return itemView(row);
+  }
+
   /** Approves or rejects an open item through its kind's handler, and writes the audit line, in one transaction. */
-  async decide(viewerId: string, raw: { itemId?: unknown; decision?: unknown; reason?: unknown }): Promise<QueueItemView> {
+  async decide(
+    viewerId: string,
+    raw: { itemId?: unknown; decision?: unknown; reason?: unknown },
+    detail?: DecisionDetail & { notForKind: () => Error },
+  ): Promise<QueueItemView> {
     const input = parseInput(decisionInput, raw);
     const { view, after } = await this.em().transactional(async (txEm) => {
       const em = txEm as EntityManager;
@@ -172,8 +194,9 @@ export class ModerationService {
       rolePolicy.assertMayDecide(role, row.raised_by_id, viewerId);
       const handler = this.handlers.get(row.kind);
       if (!handler) throw ModerationErrors.unknownKind(row.kind);
+      if (detail && !handler.takes?.(detail.action)) throw detail.notForKind();
       const item = itemView(row);
-      const after = await handler.decide(em, item, input.decision, viewerId, input.reason);
+      const after = await handler.decide(em, item, input.decision, viewerId, input.reason, detail);
       const status: QueueStatus = input.decision === 'approve' ? 'approved' : 'rejected';
       await em.execute(
         'update moderation_item set status = ?, decided_at = clock_timestamp(), decided_by_id = ?, reason = ? where id = ?',
@@ -181,7 +204,7 @@ export class ModerationService {
       );
       await this.record(em, {
         actorId: viewerId,
-        action: `${row.kind}.${input.decision}`,
+        action: `${row.kind}.${detail?.action ?? input.decision}`,
         targetKind: row.kind,
         targetId: row.subject_id,
         targetName: row.summary.slice(0, 255),

@@ -26,6 +26,14 @@ export enum NotificationKindEnum {
   UNFOLLOWED = 'UNFOLLOWED',
   CLAIM_APPROVED = 'CLAIM_APPROVED',
   CLAIM_REJECTED = 'CLAIM_REJECTED',
+  MIX_NOTICE = 'MIX_NOTICE',
+  MIX_HIDDEN = 'MIX_HIDDEN',
+  MIX_REMOVED = 'MIX_REMOVED',
+  MIX_RESTORED = 'MIX_RESTORED',
+  NOTICE_COUNTERED = 'NOTICE_COUNTERED',
+  NOTICE_DECIDED = 'NOTICE_DECIDED',
+  WARNED = 'WARNED',
+  REPORT_DECIDED = 'REPORT_DECIDED',
 }
 registerEnumType(NotificationKindEnum, { name: 'NotificationKind', description: 'What a notification tells.' });
 

@@ -5,7 +5,7 @@ import { DEFAULT_USER_TYPE, isUserTypeCode, type UserTypeCode } from '../../shar
 import { cellDistanceSql, wholeKm } from '../../shared/geo.js';
 import { parseInput } from '../../shared/inputs.js';
 import type { FollowCode } from '../follows/index.js';
-import type { IUser } from '../users/index.js';
+import { activeMemberSql, type IUser } from '../users/index.js';
 import { notificationIdInput, notificationPageInput } from './notification.inputs.js';
 import { notificationPolicy } from './notification.policy.js';
 
@@ -13,7 +13,17 @@ import { notificationPolicy } from './notification.policy.js';
  * What happened: someone followed or unfollowed the recipient (the follow toggle's own codes), or a moderator decided
  * the recipient's creator claim (the actor is then the recipient: moderators stay unnamed, docs/creators.md#claims).
  */
-export type NotificationKind = FollowCode | 'CLAIM_APPROVED' | 'CLAIM_REJECTED';
+/** The trust module's words to a member about their mix or account (docs/trust.md#what-members-are-told). */
+type TrustNotificationKind =
+  | 'MIX_NOTICE'
+  | 'MIX_HIDDEN'
+  | 'MIX_REMOVED'
+  | 'MIX_RESTORED'
+  | 'NOTICE_COUNTERED'
+  | 'NOTICE_DECIDED'
+  | 'WARNED'
+  | 'REPORT_DECIDED';
+export type NotificationKind = FollowCode | 'CLAIM_APPROVED' | 'CLAIM_REJECTED' | TrustNotificationKind;
 const isFollowKind = (kind: NotificationKind): kind is FollowCode => kind === 'FOLLOWED' || kind === 'UNFOLLOWED';
 
 /** The member a notification is about, as the recipient sees them. */
@@ -72,6 +82,8 @@ interface NotificationRow {
 const NOTIFICATION_COLUMNS = `n.id, n.recipient_id, n.kind, n.detail, n.created_at, n.read_at, ${timestampKeySql('n.created_at')} as sort_key,
   a.id as actor_id, a.user_name, a.display_name, a.user_image, a.user_type,
   ${cellDistanceSql('a', 'r')} as distance_m`;
+/** A suspended member's follows are gone from others' notifications while it lasts (docs/trust.md#suspensions). */
+const ACTOR_ACTIVE = activeMemberSql('a');
 const NOTIFICATION_FROM = 'notification n join app_user a on a.id = n.actor_id join app_user r on r.id = n.recipient_id';
 
 /**
@@ -151,12 +163,13 @@ export class NotificationsService {
     const { beyondCursor, order } = keysetReading(window, true);
     const em = this.em();
     const [counts] = await em.execute<{ total: number; unread: number }[]>(
-      'select count(*)::int as total, (count(*) filter (where read_at is null))::int as unread from notification where recipient_id = ?',
+      `select count(*)::int as total, (count(*) filter (where read_at is null))::int as unread
+         from notification n join app_user a on a.id = n.actor_id where recipient_id = ? and ${ACTOR_ACTIVE}`,
       [viewerId],
     );
     const rows = await em.execute<NotificationRow[]>(
       `select ${NOTIFICATION_COLUMNS} from ${NOTIFICATION_FROM}
-        where n.recipient_id = ? ${window.cursor ? `and (n.created_at, n.id) ${beyondCursor} (?::timestamptz, ?::uuid)` : ''}
+        where n.recipient_id = ? and ${ACTOR_ACTIVE} ${window.cursor ? `and (n.created_at, n.id) ${beyondCursor} (?::timestamptz, ?::uuid)` : ''}
         order by n.created_at ${order}, n.id ${order}
         limit ?`,
       [viewerId, ...(window.cursor ?? []), window.size + 1],
@@ -173,7 +186,8 @@ export class NotificationsService {
 
   async unreadCount(viewerId: string): Promise<number> {
     const [row] = await this.em().execute<{ count: number }[]>(
-      'select count(*)::int as count from notification where recipient_id = ? and read_at is null',
+      `select count(*)::int as count from notification n join app_user a on a.id = n.actor_id
+        where recipient_id = ? and read_at is null and ${ACTOR_ACTIVE}`,
       [viewerId],
     );
     return row.count;

@@ -7,6 +7,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { VISIBLE_MIX_SQL } from '../mixes/index.js';
 import { deletionKeys } from '../tracks/index.js';
+import { activeMemberSql } from '../users/index.js';
 import { bodyWords, type DocBody, KIND, memberBody, mixBody, nameKey, trackBody } from './search-text.js';
 
 const json = (value: unknown) => JSON.stringify(value);
@@ -39,7 +40,7 @@ async function wantedDocs(em: EntityManager, queued: { kind: number; ref_id: str
   const memberIds = ids(KIND.member);
   if (memberIds.length > 0) {
     const rows = await em.execute<{ id: string; display_name: string; user_name: string }[]>(
-      'select id, display_name, user_name from app_user where id = any(?::uuid[]) and user_name is not null',
+      `select id, display_name, user_name from app_user u where id = any(?::uuid[]) and user_name is not null and ${activeMemberSql('u')}`,
       [pgArray(memberIds)],
     );
     for (const row of rows) {

@@ -8,6 +8,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { named } from '../../shared/sql.js';
 import { VISIBLE_MIX_SQL } from '../mixes/index.js';
 import { deletionKeys, typoBudget, words } from '../tracks/index.js';
+import { suspendedSql } from '../users/index.js';
 import { pgArray } from './search-index.js';
 import { type Candidate, MIN_PREFIX, matcher, scoreDoc, type TypedQuery, typedWordMatch } from './search-score.js';
 import { type DocBody, KIND, KIND_OF_CODE, type Kind } from './search-text.js';
@@ -138,7 +139,8 @@ export async function findHits(
        from hits h join search_doc d on d.doc_no = h.doc_no
        left join lateral (select mix.play_count, mix.published_at from mix
                            where d.kind = ${KIND.mix} and mix.id = d.ref_id and ${VISIBLE_MIX_SQL} ${filterSql(filters)}) m on true
-      where d.kind <> ${KIND.mix} or m.published_at is not null`,
+      where (d.kind <> ${KIND.mix} or m.published_at is not null)
+        and (d.kind <> ${KIND.member} or not exists (select 1 from app_user su where su.id = d.ref_id and ${suspendedSql('su')}))`,
     {
       probe: pgArray(probe.map((v) => v.id)),
       kinds: pgArray(searched),

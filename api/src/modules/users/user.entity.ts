@@ -40,6 +40,11 @@ export const User = defineEntity({
     currentMixPos: p.double().$type<number>().runtimeType('number').default(0),
     // Set by a successful password check; lets the documented two-step change (check, then update) proceed without re-sending the old password.
     passwordCheckedAt: p.datetime().nullable(),
+    // A moderator's suspension (docs/trust.md#suspensions): while it lasts the member, their profile and their mixes
+    // are gone for everyone and they cannot sign in; no end (null until) lasts until a moderator restores them.
+    suspendedAt: p.datetime().nullable(),
+    suspendedUntil: p.datetime().nullable(),
+    suspensionReason: p.text().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p
       .datetime()
@@ -47,6 +52,11 @@ export const User = defineEntity({
       .onUpdate(() => new Date()),
   },
   indexes: [
+    // The few suspended members, whose mixes the feed's count takes off its tally (docs/trust.md#suspensions).
+    {
+      name: 'app_user_suspended_idx',
+      expression: 'create index "app_user_suspended_idx" on "app_user" ("id") where "suspended_at" is not null',
+    },
     { name: 'app_user_cell_geo_idx', expression: 'create index "app_user_cell_geo_idx" on "app_user" using gist ("cell_geo")' },
     {
       name: 'app_user_search_idx',

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { userPolicy } from './user.policy.js';
+import { activeMemberSql, suspendedSql, userPolicy } from './user.policy.js';
 
 test('a member changes their own opt-in, named or not, and nobody else’s', () => {
   expect(() => userPolicy.assertOwnOptIn('me', 'me')).not.toThrow();
@@ -17,4 +17,14 @@ test('others see the cell of a member’s place; only the member sees the point 
   expect(userPolicy.ownLocation(member)).toEqual({ latitude: 52.5201, longitude: 13.4049 });
   expect(userPolicy.publicLocation({ cellLatitude: null, cellLongitude: null })).toBeNull();
   expect(userPolicy.ownLocation({ latitude: undefined, longitude: null })).toBeNull();
+});
+
+test('a suspension lasts until its end, or until lifted when it has none; its SQL says the same', () => {
+  const now = new Date('2026-06-01T12:00:00Z');
+  expect(userPolicy.isSuspended({ suspendedAt: null, suspendedUntil: null }, now)).toBe(false);
+  expect(userPolicy.isSuspended({ suspendedAt: now, suspendedUntil: null }, now)).toBe(true);
+  expect(userPolicy.isSuspended({ suspendedAt: now, suspendedUntil: new Date('2026-06-01T12:00:01Z') }, now)).toBe(true);
+  expect(userPolicy.isSuspended({ suspendedAt: now, suspendedUntil: now }, now)).toBe(false);
+  expect(suspendedSql('u')).toBe('(u.suspended_at is not null and (u.suspended_until is null or u.suspended_until > now()))');
+  expect(activeMemberSql('u')).toBe(`not ${suspendedSql('u')}`);
 });

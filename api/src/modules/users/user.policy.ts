@@ -10,7 +10,27 @@ export interface Place {
 const placeOf = (latitude: number | null | undefined, longitude: number | null | undefined): Place | null =>
   typeof latitude === 'number' && typeof longitude === 'number' ? { latitude, longitude } : null;
 
+/**
+ * A member under a suspension that has not ended (docs/trust.md#suspensions), over `app_user` columns named with the
+ * given alias: they, their profile and their mixes are gone for everyone, and they cannot sign in.
+ */
+export const suspendedSql = (alias: string) =>
+  `(${alias}.suspended_at is not null and (${alias}.suspended_until is null or ${alias}.suspended_until > now()))`;
+
+/** Anyone may see this member: not suspended (SQL over `app_user` named with the alias). */
+export const activeMemberSql = (alias: string) => `not ${suspendedSql(alias)}`;
+
+export interface SuspensionFacts {
+  suspendedAt: Date | null;
+  suspendedUntil: Date | null;
+}
+
 export const userPolicy = {
+  /** `suspendedSql`, for a member in hand. */
+  isSuspended(user: SuspensionFacts, now = new Date()): boolean {
+    return user.suspendedAt !== null && (user.suspendedUntil === null || user.suspendedUntil.getTime() > now.getTime());
+  },
+
   /** Opt-in names a userId; a member may only change their own (a missing id means themself) (docs/profiles.md#calls). */
   assertOwnOptIn(viewerId: string, targetUserId: unknown): void {
     if (targetUserId !== undefined && targetUserId !== null && targetUserId !== '' && targetUserId !== viewerId) {

@@ -18,7 +18,7 @@ import {
   userNameLookupInput,
   userTypeInput,
 } from './user.inputs.js';
-import { userPolicy } from './user.policy.js';
+import { activeMemberSql, userPolicy } from './user.policy.js';
 
 export interface ProfileView {
   user: IUser;
@@ -163,7 +163,7 @@ export class UsersService {
               case when v.id is null or v.id = u.id then null
                    else ${cellDistanceSql('u', 'v')} end as distance_m
          from app_user u left join app_user v on v.id = ?
-        where lower(u.user_name) = lower(?)`,
+        where lower(u.user_name) = lower(?) and ${activeMemberSql('u')}`,
       [viewerId, userName],
     );
     if (!row) throw UserErrors.notFound();
@@ -180,8 +180,8 @@ export class UsersService {
     const rows = await this.em()
       .getConnection()
       .execute<{ user_name: string; display_name: string }[]>(
-        `select user_name, display_name from app_user
-          where user_name is not null and (display_name ilike ? or user_name ilike ?)
+        `select user_name, display_name from app_user u
+          where user_name is not null and (display_name ilike ? or user_name ilike ?) and ${activeMemberSql('u')}
           order by (lower(display_name) = lower(?) or lower(user_name) = lower(?)) desc,
                    (display_name ilike ? or user_name ilike ?) desc, lower(user_name)
           limit ${SEARCH_LIMIT}`,

@@ -4,8 +4,9 @@ import { useParams } from 'react-router';
 import { AppShell } from '../../components/AppShell';
 import buttons from '../../components/Button.module.css';
 import { MixPageDocument } from '../../gql/graphql';
+import { serverStatus } from '../../lib/server-message';
 import styles from './MixPage.module.css';
-import { MixLoading, MixNotFound, MixView } from './MixView';
+import { MixLoading, MixNotFound, MixUnavailable, MixView } from './MixView';
 import { SavedTracksSidebar } from './SavedTracksSidebar';
 
 /** `/mix/{id}` (private): the mix card, its tracklist, and the saved-tracks sidebar on wide screens (docs/mix-page.md#mix-card). */
@@ -20,6 +21,8 @@ export function MixPage() {
         <MixView mix={mix} shared={false} />
       ) : loading ? (
         <MixLoading />
+      ) : serverStatus(error) === 451 ? (
+        <MixUnavailable backHome />
       ) : error && !CombinedGraphQLErrors.is(error) ? (
         <div className={styles.notFound} role="alert">
           <p>This mix could not be loaded.</p>

@@ -3,9 +3,10 @@ import { useEffect } from 'react';
 import { useParams } from 'react-router';
 import { AppShell } from '../../components/AppShell';
 import { MixPageDocument } from '../../gql/graphql';
+import { serverStatus } from '../../lib/server-message';
 import { readStored, writeStored } from '../../lib/storage';
 import { usePlayerMode } from '../../player/PlayerProvider';
-import { MixLoading, MixNotFound, MixView, type PageMix } from './MixView';
+import { MixLoading, MixNotFound, MixUnavailable, MixView, type PageMix } from './MixView';
 
 /** Local-storage key: the last shared mix, the page's fallback when the request fails (docs/navigation.md#stored-in-the-browser). */
 export const PUBLIC_MIX_KEY = 'public_mix';
@@ -26,7 +27,9 @@ export function SharedMixPage() {
   const { data, loading, error } = useQuery(MixPageDocument, { variables: { id } });
   const fetched = data?.mix;
   // When the request fails, the page falls back to the mix stored under public_mix (docs/sharing-and-embed.md#shared-mix-page).
-  const mix = fetched ?? (error ? storedPublicMix(id) : null);
+  const unavailable = serverStatus(error) === 451;
+  // A mix taken down is never shown from the stored copy either.
+  const mix = fetched ?? (error && !unavailable ? storedPublicMix(id) : null);
 
   useEffect(() => {
     if (fetched) writeStored(PUBLIC_MIX_KEY, JSON.stringify(fetched));
@@ -34,7 +37,15 @@ export function SharedMixPage() {
 
   return (
     <AppShell variant="public" label={mix?.title ?? 'Shared mix'}>
-      {mix ? <MixView mix={mix} shared /> : loading ? <MixLoading /> : <MixNotFound backHome={false} />}
+      {mix ? (
+        <MixView mix={mix} shared />
+      ) : loading ? (
+        <MixLoading />
+      ) : unavailable ? (
+        <MixUnavailable backHome={false} />
+      ) : (
+        <MixNotFound backHome={false} />
+      )}
     </AppShell>
   );
 }

@@ -38,6 +38,7 @@ const item = (id: string, overrides: Record<string, unknown> = {}) => ({
   decidedAt: null,
   reason: null,
   raisedBy: { __typename: 'User', id: 'u-1', userName: 'tomi', displayName: 'Tomi' },
+  trust: null,
   ...overrides,
 });
 

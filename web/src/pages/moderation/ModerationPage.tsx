@@ -19,6 +19,9 @@ import {
 import { formatDate } from '../../lib/format';
 import { serverMessage } from '../../lib/server-message';
 import styles from './Moderation.module.css';
+import { Pager } from './Pager';
+import { TrustActions, TrustFacts } from './TrustItem';
+import { HeldMixesSection, StrikePolicySection, SuspendedSection } from './TrustSections';
 
 type Item = ModerationQueueQuery['moderationQueue']['items'][number];
 
@@ -27,6 +30,8 @@ const KIND_LABELS: Record<string, string> = {
   creator_claim: 'Creator claim',
   claim_dispute: 'Disputed claim',
   reference_duplicate: 'Reference matches another owner',
+  report: 'Report',
+  copyright_notice: 'Copyright notice',
 };
 
 function QueueItem({ item, onDecided }: { item: Item; onDecided: () => void }) {
@@ -65,7 +70,9 @@ function QueueItem({ item, onDecided }: { item: Item; onDecided: () => void }) {
         {item.decidedAt ? ` · ${item.status.toLowerCase()} ${formatDate(item.decidedAt)}` : ''}
         {item.reason ? ` · ${item.reason}` : ''}
       </p>
-      {open ? (
+      {item.trust ? <TrustFacts trust={item.trust} /> : null}
+      {open && item.trust ? <TrustActions itemId={item.id} kind={item.kind} trust={item.trust} onDecided={onDecided} /> : null}
+      {open && !item.trust ? (
         <div className={styles.actions}>
           <label className={styles.field}>
             Reason (told to the member, kept in the audit log)
@@ -79,30 +86,12 @@ function QueueItem({ item, onDecided }: { item: Item; onDecided: () => void }) {
           </button>
         </div>
       ) : null}
-      {error ? (
+      {error && !item.trust ? (
         <div className={styles.alert} role="alert">
           {serverMessage(error, 'The decision could not be saved. Please try again.')}
         </div>
       ) : null}
     </li>
-  );
-}
-
-function Pager({ page, total, onPage, label }: { page: number; total: number; onPage: (page: number) => void; label: string }) {
-  const pages = Math.max(1, Math.ceil(total / 25));
-  if (pages <= 1) return null;
-  return (
-    <nav className={styles.pager} aria-label={label}>
-      <button type="button" className={buttons.secondary} disabled={page === 0} onClick={() => onPage(page - 1)}>
-        Newer
-      </button>
-      <span>
-        Page {page + 1} of {pages}
-      </span>
-      <button type="button" className={buttons.secondary} disabled={page + 1 >= pages} onClick={() => onPage(page + 1)}>
-        Older
-      </button>
-    </nav>
   );
 }
 
@@ -277,6 +266,9 @@ export function ModerationPage() {
         {access.loading ? <Spinner label="Loading" /> : null}
         {!access.loading && !canModerate ? <p className={styles.text}>This page is for moderators and operators.</p> : null}
         {canModerate ? <Queue /> : null}
+        {canModerate ? <HeldMixesSection /> : null}
+        {canModerate ? <SuspendedSection /> : null}
+        {operator ? <StrikePolicySection /> : null}
         {operator ? <ModeratorsSection /> : null}
         {operator ? <AuditSection /> : null}
       </div>

@@ -14,6 +14,7 @@ import {
 import { formatDistance } from '../../lib/format';
 import { useDateLabel } from '../../lib/use-date-label';
 import styles from './Notifications.module.css';
+import { trustNotice } from './trust-notifications';
 
 const PAGE_SIZE = 20;
 
@@ -25,17 +26,24 @@ function NotificationRow({ notification }: { notification: NotificationFieldsFra
   const unread = !notification.readAt;
   const [markRead, { loading }] = useMutation(MarkNotificationReadDocument, { refetchQueries: [UnreadNotificationCountDocument] });
   const what = notification.kind === 'FOLLOWED' ? 'followed you' : 'unfollowed you';
-  const claim = notification.kind === 'CLAIM_APPROVED' || notification.kind === 'CLAIM_REJECTED';
+  const trust = trustNotice(notification.kind, notification.detail);
+  // Claim decisions and trust notices are about the member's own things: they read as a sentence, not "{who} {did}".
+  const claim = notification.kind === 'CLAIM_APPROVED' || notification.kind === 'CLAIM_REJECTED' || trust !== null;
   const claimWords =
-    notification.kind === 'CLAIM_APPROVED'
+    trust?.text ??
+    (notification.kind === 'CLAIM_APPROVED'
       ? `You are verified as ${notification.detail ?? 'the name you claimed'}`
-      : `Your claim on ${notification.detail ?? 'a name'} was not approved`;
+      : `Your claim on ${notification.detail ?? 'a name'} was not approved`);
   return (
     <li className={[styles.item, unread ? styles.unread : ''].join(' ')}>
       <Avatar imageUrl={actor.imageUrl} name={name} size={44} />
       <span className={styles.text}>
         <span>
-          {claim ? (
+          {trust ? (
+            <Link to={trust.to} className={styles.who}>
+              {claimWords}
+            </Link>
+          ) : claim ? (
             claimWords
           ) : actor.userName ? (
             <Link to={`/profile/${actor.userName}`} className={styles.who}>

@@ -5,6 +5,7 @@ import { AppShell } from '../../components/AppShell';
 import buttons from '../../components/Button.module.css';
 import { ClaimForm, MyClaims } from '../../components/claims/ClaimForm';
 import { Spinner } from '../../components/Spinner';
+import { ReportButton } from '../../components/trust/ReportDialog';
 import { ProfileDocument, ProfileFollowCountsDocument } from '../../gql/graphql';
 import { useWindowWidth, WIDE_SCREEN } from '../../lib/use-window-width';
 import { FollowButton } from '../follows/FollowButton';
@@ -90,6 +91,7 @@ function Profile({ userName }: { userName: string }) {
               <button type="button" className={buttons.secondary} disabled title="Messages are not available yet">
                 Message
               </button>
+              <ReportButton targetKind="MEMBER" targetId={user.id} targetName={name} />
             </>
           )
         }

@@ -1,10 +1,15 @@
+import { useQuery } from '@apollo/client/react';
 import { GENRE_CODES, GENRES } from '@mixcrate/api/domain';
 import { COVER_RULE, MIX_TITLE_MAX, MP3_RULE } from '@mixcrate/api/rules';
 import { type FormEvent, useId } from 'react';
+import { Link } from 'react-router';
 import { AppShell } from '../../components/AppShell';
 import buttons from '../../components/Button.module.css';
+import { Spinner } from '../../components/Spinner';
 import { SquareCropper } from '../../components/SquareCropper';
 import { TextField } from '../../components/TextField';
+import { MyUploadBlockDocument } from '../../gql/graphql';
+import { formatDate } from '../../lib/format';
 import { Overlay } from '../../upload/Overlay';
 import { ProgressBar } from '../../upload/ProgressBar';
 import shared from '../../upload/Upload.module.css';
@@ -13,10 +18,40 @@ import { useMixUpload } from '../../upload/use-mix-upload';
 import styles from './UploadPage.module.css';
 
 /**
+ * Step 1's gate (docs/trust.md#repeat-infringers): a member whose uploads are blocked by upheld copyright strikes
+ * is told why and until when instead of the form. If the question fails the form shows; the API refuses the upload anyway.
+ */
+export function UploadPage() {
+  const { data, loading } = useQuery(MyUploadBlockDocument, { fetchPolicy: 'cache-and-network' });
+  const block = data?.myUploadBlock;
+  if (loading && !data)
+    return (
+      <AppShell label="Upload a mix" columns={1}>
+        <Spinner label="Loading" />
+      </AppShell>
+    );
+  if (!block) return <UploadForm />;
+  return (
+    <AppShell label="Upload a mix" columns={1}>
+      <div className={shared.page}>
+        <h1 className={shared.title}>Uploads are blocked</h1>
+        <section className={shared.section} aria-label="Why uploads are blocked">
+          <p role="alert">{block.message}</p>
+          <p>
+            {block.strikes} copyright {block.strikes === 1 ? 'strike was' : 'strikes were'} upheld against your mixes. You can upload again
+            from {formatDate(block.until)}. Notices on your mixes and their history are under <Link to="/notices">My notices</Link>.
+          </p>
+        </section>
+      </div>
+    </AppShell>
+  );
+}
+
+/**
  * Step 1, /upload (docs/upload.md#step-1-mix-upload): title, MP3, cover crop, genre, 'Upload mix', the progress overlay and the start-again
  * question. What happens on each is useMixUpload's.
  */
-export function UploadPage() {
+function UploadForm() {
   const ids = useId();
   const upload = useMixUpload();
   const { form, mp3, mp3Error, coverError, coverUrl, chosenCover, alert, pending, askStartAgain, busy, percent } = upload;
