@@ -15,7 +15,6 @@ const refusal = (schema: z.ZodType, value: unknown): string => {
   }
   throw new Error(`accepted ${JSON.stringify(value)}`);
 };
-const ID = '0b5f4a4e-8a3c-4c52-9d53-2b1e4f0c9a11';
 
 describe('auth inputs', () => {
   test('sign-up: an email, a password by the rule, the opt-in false unless given', () => {
