@@ -20,6 +20,7 @@ export const RULE_FILES = [
   // The recognition matcher's decisions: which lines of matches count, which votes, where a track starts.
   'src/modules/recognition/match-lines.ts',
   'src/modules/recognition/match-voting.ts',
+  'src/modules/recognition/match-onset.ts',
   // The catalogue's scoring and typo tolerance.
   'src/modules/tracks/catalogue/score.ts',
   'src/modules/tracks/catalogue/typos.ts',
