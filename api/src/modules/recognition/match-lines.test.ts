@@ -7,10 +7,18 @@ const SECOND = FRAMES_PER_SECOND;
 const ORIGIN = 10_000;
 
 /** Points on the line r = at + speed (q - ORIGIN): `count` of them over `seconds`, roots alternating between two bands. */
-function onTheLine(count: number, seconds: number, { at = 3000, speed = 1.05, pitch = 0.5, v = speed, roots = [10, 40] } = {}): Point[] {
+interface Shape {
+  at?: number;
+  speed?: number;
+  pitch?: number;
+  /** The speed each match's quad spans say (the line's own by default). */
+  v?: number;
+  roots?: number[];
+}
+function onTheLine(count: number, seconds: number, { at = 3000, speed = 1.05, pitch = 0.5, v, roots = [10, 40] }: Shape = {}): Point[] {
   return Array.from({ length: count }, (_, index) => {
     const q = ORIGIN + Math.round((index * seconds * SECOND) / Math.max(1, count - 1));
-    return { q, r: at + speed * (q - ORIGIN), v, p: pitch, root: roots[index % roots.length] as number };
+    return { q, r: at + speed * (q - ORIGIN), v: v ?? speed, p: pitch, root: roots[index % roots.length] as number };
   });
 }
 
