@@ -29,6 +29,6 @@ test("the claim decision mail: approved or not, the moderator's reason when give
     `Your claim to be "Kora <Vale>" on mixcrate was not approved.\n\nThe moderator's reason: Proof & more\n\nhttps://m.example/u/kora?a=1&b=2\n`,
   );
   expect(refused.html).toBe(
-    '<p>Your claim to be &quot;Kora &lt;Vale&gt;&quot; on mixcrate was not approved.</p><p>The moderator's reason: Proof &amp; more</p><p><a href="https://m.example/u/kora?a=1&amp;b=2">Your profile</a></p>',
+    `<p>Your claim to be &quot;Kora &lt;Vale&gt;&quot; on mixcrate was not approved.</p><p>The moderator's reason: Proof &amp; more</p><p><a href="https://m.example/u/kora?a=1&amp;b=2">Your profile</a></p>`,
   );
 });
