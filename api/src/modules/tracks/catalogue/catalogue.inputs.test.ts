@@ -99,6 +99,7 @@ describe('catalogue rows', () => {
       expect(parseCatalogueRow({ ...row, new_release: no }).newRelease, String(no)).toBe(false);
     }
     expect(parseCatalogueRow({ ...row, newRelease: 'yes' }).newRelease).toBe(true);
+    expect(parseCatalogueRow({ ...row, buy: null }).buy).toBe(false);
     expect(rowRefusal({ ...row, buy: 'maybe' })).toBe('buy must be true or false');
     expect(rowRefusal({ ...row, new_release: 2 })).toBe('new_release must be true or false');
   });

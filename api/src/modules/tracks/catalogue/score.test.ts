@@ -163,6 +163,7 @@ describe('score, term by term', () => {
     expect(scoreCandidate(text([], [], [], ['kora']), text([], ['kora']))).toBeCloseTo(5 - 0.02);
     expect(scoreCandidate(text([], ['juno']), text([], [], [], ['juno']))).toBeCloseTo(5 - 0.02);
     expect(scoreCandidate(text([], [], ['drive']), text(['drive']))).toBeCloseTo(5 - 0.02);
+    expect(scoreCandidate(text(['ama']), text([], [], ['ama']))).toBeCloseTo(5.3 - 0.02);
     // A typed word matching nothing is no swap.
     expect(scoreCandidate(text(['zzz']), text([], ['kora']))).toBeCloseTo(3 - 0.45);
   });
