@@ -17,9 +17,12 @@ export const RULE_FILES = [
   'src/shared/inputs.ts',
   // The rate-limit table and how a refusal reads.
   'src/modules/auth/rate-limits.ts',
-  // The recognition matcher's decisions: which lines of matches count, which votes, where a track starts.
+  // The recognition matcher's decisions: which lines of matches count, which votes, where a track starts, which
+  // segments become detections (matcher.ts around them only streams audio and chains windows).
   'src/modules/recognition/match-lines.ts',
   'src/modules/recognition/match-voting.ts',
+  'src/modules/recognition/match-onset.ts',
+  'src/modules/recognition/match-segments.ts',
   // The catalogue's scoring and typo tolerance.
   'src/modules/tracks/catalogue/score.ts',
   'src/modules/tracks/catalogue/typos.ts',

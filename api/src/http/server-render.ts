@@ -37,6 +37,3 @@ export function serverRenderer(webRoot: string, log: FastifyBaseLogger): RenderP
     }
   };
 }
-
-/** JSON for a `<script type="application/json">`: no `<` can close the element or open a comment. */
-export const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');

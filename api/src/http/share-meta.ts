@@ -3,10 +3,9 @@ import { join } from 'node:path';
 import type { Services } from '../services.js';
 import { GENRES, type GenreCode, USER_TYPES, type UserTypeCode } from '../shared/domain.js';
 import { NotFoundError, UnavailableForLegalReasonsError } from '../shared/errors.js';
-import { escapeHtml } from '../shared/html.js';
+import { escapeHtml, scriptJson } from '../shared/html.js';
 import { HELD_CLICKS_GLOBAL, type RenderedPage, SERVER_STATE_ID } from '../shared/server-render.js';
 import { embedPath } from './public-api/embed-page.js';
-import { scriptJson } from './server-render.js';
 import { type ShareCard, shareTags } from './share-tags.js';
 
 const SHARED_MIX = /^\/shared-mix\/([0-9a-f-]{36})\/?$/i;

@@ -4,6 +4,7 @@ import { earningsPolicy } from './earnings.policy.js';
 describe('earningsPolicy', () => {
   test('only verified creators have earnings', () => {
     expect(() => earningsPolicy.assertCreator([])).toThrow(expect.objectContaining({ status: 403 }));
+    expect(() => earningsPolicy.assertCreator([])).toThrow('Only verified creators have earnings: claim your creator name first');
     expect(() => earningsPolicy.assertCreator(['name:tomi sato'])).not.toThrow();
   });
 

@@ -12,53 +12,27 @@
 // (turntable) or is nil (key lock). That rejects the confident but false matches of four-on-the-floor drums, whose
 // hits agree in time but not on a line.
 //
-// Accepted windows of one track chain into a segment (a detection), here. A segment's start is pushed back along its
-// line through earlier matches, then through the track's own peaks (match-onset.ts: a track fading in is heard before
-// it dominates), and its end follows the line as long as matches keep landing on it (the fade out).
+// Accepted windows of one track chain into a segment, here; match-segments.ts judges which segments become detections.
+// A segment's start is pushed back along its line through earlier matches, then through the track's own peaks
+// (match-onset.ts: a track fading in is heard before it dominates), and its end follows the line as long as matches
+// keep landing on it (the fade out).
 
 import { entryPitch, entrySpan, entryTime, FingerprintExtractor, MAX_PITCH_SHIFT, probeKeys } from './fingerprint.js';
 import type { EntryVisitor, FingerprintIndex } from './fingerprint-index.js';
 import { anchorKey, type Line, onLine, type Point, refitLine, verifyLine } from './match-lines.js';
 import { earliestPlaying, PeakHistory } from './match-onset.js';
+import { detectionsOf, type RawDetection, type Segment } from './match-segments.js';
 import { Counter, MatchBlock, votedCandidates } from './match-voting.js';
 import { DEFAULT_MATCHER_SETTINGS, FRAMES_PER_SECOND, frameToSeconds, type MatcherSettings } from './matcher-settings.js';
 import type { Quad } from './quads.js';
 
-/** A track found in the recording (times in seconds of the recording). */
-export interface RawDetection {
-  /** The track number the fingerprints were stored under. */
-  track: number;
-  start: number;
-  end: number;
-  /** 0 to 1. */
-  confidence: number;
-  /** Playback speed relative to the reference (1.05: 5% faster). */
-  speed: number;
-  /** Pitch shift in semitones (about 12 log2(speed) on a turntable, 0 with key lock). */
-  pitchShift: number;
-  /** Where in the reference the detection starts, seconds. */
-  referenceStart: number;
-  /** Distinct anchors that support it. */
-  anchors: number;
-}
+export type { RawDetection } from './match-segments.js';
 
 export interface RecognitionProgress {
   /** Seconds of audio analysed so far. */
   seconds: number;
   /** Detections closed so far (more may follow; overlaps are resolved at the end). */
   detections: number;
-}
-
-interface Segment {
-  track: number;
-  line: Line;
-  start: number;
-  end: number;
-  /** Distinct anchors while the segment is open (dropped when it closes, once counted into `count`). */
-  anchors: Set<number>;
-  count: number;
-  windows: number;
-  referenceStart: number;
 }
 
 /**
@@ -152,7 +126,7 @@ export class RecognitionSession {
     }
     for (const segment of this.open.values()) this.close(segment);
     this.open.clear();
-    return this.resolve();
+    return detectionsOf(this.closed, this.settings.minDetectionAnchors);
   }
 
   private onQuad(quad: Quad) {
@@ -260,37 +234,5 @@ export class RecognitionSession {
     segment.end = Math.max(segment.end, last);
     segment.start = Math.min(segment.start, first);
     for (const p of hit.points) segment.anchors.add(anchorKey(p.q, p.r));
-  }
-
-  /** Closed segments to detections: weak ones dropped, and of two that mostly overlap, the stronger kept. */
-  private resolve(): RawDetection[] {
-    const { settings } = this;
-    const strong = this.closed.filter((s) => s.count >= settings.minDetectionAnchors).sort((a, b) => b.count - a.count);
-    const kept: Segment[] = [];
-    for (const segment of strong) {
-      const length = Math.max(1, segment.end - segment.start);
-      // A track played between two others overlaps each by its blends (and by a start found early): only a much
-      // weaker segment over the same stretch is the echo of a stronger one.
-      const clash = kept.some((other) => {
-        const overlap = Math.min(other.end, segment.end) - Math.max(other.start, segment.start);
-        return overlap > 0.5 * length && segment.count < 0.5 * other.count;
-      });
-      if (!clash) kept.push(segment);
-    }
-    return kept
-      .sort((a, b) => a.start - b.start)
-      .map((segment) => {
-        const { line } = segment;
-        return {
-          track: segment.track,
-          start: frameToSeconds(segment.start),
-          end: frameToSeconds(segment.end),
-          confidence: 1 - Math.exp(-segment.count / 40),
-          speed: line.speed,
-          pitchShift: line.pitch,
-          referenceStart: Math.max(0, frameToSeconds(line.at + line.speed * (segment.start - line.origin))),
-          anchors: segment.count,
-        };
-      });
   }
 }

@@ -23,6 +23,8 @@ describe('a reference that matches another track', () => {
     expect(referencePolicy.isDuplicate(200, 1000)).toBe(true);
     expect(referencePolicy.isDuplicate(199, 1000)).toBe(false);
     expect(referencePolicy.isDuplicate(49, 100)).toBe(false);
+    // The least hits exactly: a duplicate when they are also a fifth of the fingerprints.
+    expect(referencePolicy.isDuplicate(50, 100)).toBe(true);
   });
 
   it('waits for a moderator unless the uploader holds the matched track too', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { ForbiddenError } from '../../shared/errors.js';
 import { rolePolicy } from './role.policy.js';
 
 describe('rolePolicy', () => {
@@ -45,5 +46,39 @@ describe('rolePolicy: moderation', () => {
     expect(() => rolePolicy.assertCanSetModerator('operator', 'moderator')).not.toThrow();
     expect(() => rolePolicy.assertCanSetModerator('moderator', 'member')).toThrow(expect.objectContaining({ status: 403 }));
     expect(() => rolePolicy.assertCanSetModerator('operator', 'operator')).toThrow(expect.objectContaining({ status: 403 }));
+  });
+});
+
+describe('role policy refusals, word for word', () => {
+  const refusal = (act: () => void) => {
+    try {
+      act();
+    } catch (error) {
+      if (error instanceof ForbiddenError) return error.message;
+      throw error;
+    }
+    return null;
+  };
+
+  test('each refusal says who may, and nobody else is refused', () => {
+    expect(refusal(() => rolePolicy.assertCanModerate('member'))).toBe('Only moderators and operators may review the moderation queue');
+    expect(refusal(() => rolePolicy.assertCanModerate('moderator'))).toBeNull();
+    expect(refusal(() => rolePolicy.assertMayDecide('moderator', 'me', 'me'))).toBe('Another moderator decides items you raised yourself');
+    expect(refusal(() => rolePolicy.assertMayDecide('moderator', 'other', 'me'))).toBeNull();
+    expect(refusal(() => rolePolicy.assertMayDecide('moderator', null, 'me'))).toBeNull();
+    expect(refusal(() => rolePolicy.assertCanReadAudit('moderator'))).toBe('Only operators may read the audit log');
+    expect(refusal(() => rolePolicy.assertCanReadAudit('member'))).toBe('Only operators may read the audit log');
+    expect(refusal(() => rolePolicy.assertCanReadAudit('operator'))).toBeNull();
+    expect(refusal(() => rolePolicy.assertCanSetModerator('moderator', 'member'))).toBe(
+      'Only operators may grant or revoke the moderator role',
+    );
+    expect(refusal(() => rolePolicy.assertCanSetModerator('operator', 'operator'))).toBe(
+      'Operators are granted and revoked from the command line only',
+    );
+    expect(refusal(() => rolePolicy.assertCanSetModerator('operator', 'moderator'))).toBeNull();
+    expect(rolePolicy.canRunPayouts('operator')).toBe(true);
+    expect(rolePolicy.canRunPayouts('moderator')).toBe(false);
+    expect(refusal(() => rolePolicy.assertCanRunPayouts('moderator'))).toBe('Only operators may run payouts');
+    expect(refusal(() => rolePolicy.assertCanRunPayouts('operator'))).toBeNull();
   });
 });

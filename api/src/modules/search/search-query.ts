@@ -7,7 +7,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { named } from '../../shared/sql.js';
 import { VISIBLE_MIX_SQL } from '../mixes/index.js';
-import { deletionKeys, typoBudget, words } from '../tracks/index.js';
+import { deletionKeys, words } from '../tracks/index.js';
 import { suspendedSql } from '../users/index.js';
 import { pgArray } from './search-index.js';
 import { type Candidate, MIN_PREFIX, matcher, scoreDoc, type TypedQuery, typedWordMatch } from './search-score.js';
@@ -54,7 +54,7 @@ const json = (value: unknown) => JSON.stringify(value);
 
 /** The typed words and the vocabulary words each may stand for. */
 async function vocabulary(em: EntityManager, query: TypedQuery): Promise<Variant[][]> {
-  const keys = [...new Set(query.words.flatMap((word) => deletionKeys(word, typoBudget(word.length))))];
+  const keys = [...new Set(query.words.flatMap((word) => deletionKeys(word)))];
   const last = query.words.at(-1) ?? '';
   const prefix = last.length >= MIN_PREFIX ? `${last}%` : '';
   const [sql, params] = named(

@@ -15,9 +15,69 @@ describe('typos', () => {
     expect(typoDistance('kitten', 'sitting', 5)).toBe(3);
   });
 
-  test('stops early past the limit', () => {
+  test('equal words are no typo, whatever the limit', () => {
+    expect(typoDistance('moss', 'moss', 0)).toBe(0);
+    expect(typoDistance('', '', 0)).toBe(0);
+    expect(typoDistance('moss', '', 4)).toBe(4);
+    expect(typoDistance('', 'moss', 4)).toBe(4);
+  });
+
+  test('a distance equal to the limit is still the distance', () => {
+    // A length gap, a row's least value or the last cell equal to the limit: each must not count as past it.
+    expect(typoDistance('drive', 'drivee', 1)).toBe(1);
+    expect(typoDistance('drive', 'drie', 1)).toBe(1);
+    expect(typoDistance('drive', 'dirve', 1)).toBe(1);
+    expect(typoDistance('drive', 'drove', 1)).toBe(1);
+    expect(typoDistance('drive', 'dive', 1)).toBe(1);
+    expect(typoDistance('lantern', 'latnren', 2)).toBe(2);
+    expect(typoDistance('moss', 'mass', 1)).toBe(1);
+  });
+
+  test('stops early past the limit, and never answers more than one past it', () => {
     expect(typoDistance('abcdefgh', 'zyxwvuts', 1)).toBe(2);
     expect(typoDistance('a', 'abcdef', 2)).toBe(3);
+    expect(typoDistance('drive', 'dirv', 1)).toBe(2);
+    expect(typoDistance('drive', 'drivers', 1)).toBe(2);
+    // Every row stays within the limit but the last cell is 4: the answer is still the limit plus one.
+    expect(typoDistance('ab', 'cdxy', 2)).toBe(3);
+    expect(typoDistance('ab', 'cdxy', 5)).toBe(4);
+  });
+
+  test('a swap needs both letters to cross: one letter matching across is two typos', () => {
+    expect(typoDistance('ab', 'ba', 2)).toBe(1);
+    expect(typoDistance('ab', 'ca', 2)).toBe(2);
+    expect(typoDistance('ab', 'bc', 2)).toBe(2);
+    expect(typoDistance('dab', 'dca', 2)).toBe(2);
+    expect(typoDistance('dab', 'dbc', 2)).toBe(2);
+    // Optimal string alignment: a swapped pair is not edited again.
+    expect(typoDistance('ca', 'abc', 3)).toBe(3);
+  });
+
+  test('words longer than the rows kept between calls', () => {
+    const long = 'abcdefghij'.repeat(7);
+    const swapped = `${long.slice(0, 30)}${long[31]}${long[30]}${long.slice(32, 60)}z${long.slice(61)}`;
+    expect(typoDistance(long, swapped, 3)).toBe(2);
+    expect(typoDistance(swapped, long, 1)).toBe(2);
+    expect(typoDistance(long, long.slice(1), 2)).toBe(1);
+    // Short words after the rows grew.
+    expect(typoDistance('drive', 'dirve', 2)).toBe(1);
+  });
+
+  test('deletion keys, key by key', () => {
+    // Below five letters no typo is allowed: the word alone.
+    expect(deletionKeys('moss')).toEqual(['moss']);
+    // One deletion from five to eight letters: every letter in turn, the first and the last included.
+    expect(deletionKeys('drive')).toEqual(['drive', 'rive', 'dive', 'drve', 'drie', 'driv']);
+    expect(deletionKeys('midnight')).toHaveLength(9);
+    // A doubled letter gives one key, not two.
+    expect(deletionKeys('coffee')).toEqual(['coffee', 'offee', 'cffee', 'cofee', 'coffe']);
+    // Two deletions from nine letters: every pair of positions.
+    const nine = deletionKeys('abcdefghi');
+    expect(nine).toHaveLength(1 + 9 + 36);
+    expect(nine).toContain('bcdefgh');
+    expect(nine).toContain('acdefghi');
+    expect(nine).toContain('abcdefg');
+    expect(nine).not.toContain('abcdef');
   });
 
   test('deletion keys meet for words within the budget', () => {
@@ -29,7 +89,5 @@ describe('typos', () => {
     expect(meet('horizon', 'hroizon')).toBe(true);
     expect(meet('restless', 'reslets')).toBe(false);
     expect(meet('crystalline', 'crsytallien')).toBe(true);
-    expect(deletionKeys('moss')).toEqual(['moss']);
-    expect(deletionKeys('drive')).toHaveLength(6);
   });
 });

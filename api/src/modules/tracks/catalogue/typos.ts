@@ -42,17 +42,18 @@ export function typoDistance(a: string, b: string, max: number): number {
 const rows: [Int32Array, Int32Array, Int32Array] = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
 
 /**
- * Every string reached from `word` by deleting up to `depth` letters, the word included (SymSpell). Two words within
+ * Every string reached from `word` by deleting up to its typo budget of letters, the word included (SymSpell). Two words within
  * edit distance d of each other (a swap included) share one of these when each side deletes up to its budget; the
  * scorer then checks the real distance.
  */
-export function deletionKeys(word: string, depth = typoBudget(word.length)): string[] {
+export function deletionKeys(word: string): string[] {
   const keys = new Set<string>([word]);
   let layer = [word];
+  // The budget leaves at least four letters (one deletion from five, two from nine), so no key is ever empty.
+  const depth = typoBudget(word.length);
   for (let level = 0; level < depth; level += 1) {
     const next: string[] = [];
     for (const item of layer) {
-      if (item.length <= 1) continue;
       for (let index = 0; index < item.length; index += 1) {
         const key = item.slice(0, index) + item.slice(index + 1);
         if (!keys.has(key)) {

@@ -1,0 +1,303 @@
+import { describe, expect, test } from 'vitest';
+import type { FingerprintIndex } from './fingerprint-index.js';
+import type { Line } from './match-lines.js';
+import { earliestPlaying, PeakHistory } from './match-onset.js';
+import { DEFAULT_MATCHER_SETTINGS, FRAMES_PER_SECOND } from './matcher-settings.js';
+
+const SECOND = FRAMES_PER_SECOND;
+const peak = (time: number, pitch: number) => ({ time, pitch, level: 1 });
+
+describe("the query's peak history", () => {
+  test('a peak within 2 frames and 0.4 semitones', () => {
+    const history = new PeakHistory();
+    expect(history.since).toBe(Number.POSITIVE_INFINITY);
+    expect(history.has(0, 0)).toBe(false);
+    history.add([peak(100, 20), peak(110, 30), peak(120, 40)]);
+    expect(history.since).toBe(100);
+    for (const [time, pitch] of [
+      [110, 30],
+      [108, 30],
+      [112, 30],
+      [110, 29.6],
+      [110, 30.4],
+    ]) {
+      expect(history.has(time as number, pitch as number), `${time} ${pitch}`).toBe(true);
+    }
+    for (const [time, pitch] of [
+      [107.9, 30],
+      [112.1, 30],
+      [110, 29.5],
+      [110, 30.5],
+      [115, 30],
+      [95, 20],
+      [125, 40],
+    ]) {
+      expect(history.has(time as number, pitch as number), `${time} ${pitch}`).toBe(false);
+    }
+  });
+
+  test('keeps the last two minutes, however many peaks come', () => {
+    const history = new PeakHistory();
+    for (let chunk = 0; chunk < 40; chunk += 1) {
+      history.add(Array.from({ length: 1000 }, (_, index) => peak((chunk * 1000 + index) / 4, 10 + (index % 20))));
+    }
+    // The newest peak is at frame 9999.75; two minutes are 7500 frames.
+    expect(history.since).toBe(2499.75);
+    expect(history.has(9999.75, 29)).toBe(true);
+    expect(history.has(2499.75, 29)).toBe(true);
+    expect(history.has(2400, 10)).toBe(false);
+    history.add([]);
+    expect(history.since).toBe(2499.75);
+    // Many peaks at once: the history grows to hold them.
+    history.add(Array.from({ length: 20_000 }, (_, index) => peak(10_000 + index / 8, 50)));
+    expect(history.has(10_000, 50)).toBe(true);
+    expect(history.has(12_499.875, 50)).toBe(true);
+    expect(history.has(9999.75, 29)).toBe(true);
+  });
+});
+
+describe('where a found track began to be heard', () => {
+  const settings = DEFAULT_MATCHER_SETTINGS;
+  const line: Line = { at: 0, origin: 0, speed: 1, pitch: 0 };
+  /** The track's root peaks: one every 4 frames over 100 s, pitches cycling (a root is time << 7 | 2 x pitch). */
+  const roots = Uint32Array.from({ length: Math.floor((100 * SECOND) / 4) }, (_, index) => ((index * 4) << 7) | (20 + (index % 40)));
+  const index = (rootsOf?: FingerprintIndex['rootsOf']): FingerprintIndex => ({ lookup: () => undefined, size: 0, rootsOf });
+  /** The query's peaks where the track is heard (query seconds), the reference `lag` frames ahead, its pitch `shift` up. */
+  const heard = (intervals: [number, number][], from = 0, { lag = 0, shift = 0 } = {}) => {
+    const history = new PeakHistory();
+    const peaks = [];
+    for (const root of roots) {
+      const time = (root >>> 7) - lag;
+      if (time >= from * SECOND && intervals.some(([start, end]) => time >= start * SECOND && time < end * SECOND))
+        peaks.push(peak(time, (root & 127) / 2 + shift));
+    }
+    // An unrelated peak at the start of the history, where nothing of the track plays.
+    history.add([peak(from * SECOND, 100), ...peaks]);
+    return history;
+  };
+  const seconds = (frame: number) => Math.round((frame / SECOND) * 10) / 10;
+
+  test('moves the start back to the earliest window holding its peaks', () => {
+    // Heard from 30 s: the window from 27 s to 31 s is the earliest with peaks of the track.
+    const found = earliestPlaying(
+      index(() => roots),
+      heard([[30, 100]]),
+      settings,
+      1,
+      line,
+      60 * SECOND,
+    );
+    expect(seconds(found)).toBe(27);
+  });
+
+  test("the track's peaks are looked for through the line: its place in the reference and its pitch shift", () => {
+    const start = 60 * SECOND;
+    const shifted = heard([[30, 100]], 0, { shift: 1.5 });
+    expect(
+      seconds(
+        earliestPlaying(
+          index(() => roots),
+          shifted,
+          settings,
+          1,
+          { ...line, pitch: 1.5 },
+          start,
+        ),
+      ),
+    ).toBe(27);
+    expect(
+      earliestPlaying(
+        index(() => roots),
+        shifted,
+        settings,
+        1,
+        { ...line, pitch: -1.5 },
+        start,
+      ),
+    ).toBe(start);
+    expect(
+      earliestPlaying(
+        index(() => roots),
+        shifted,
+        settings,
+        1,
+        line,
+        start,
+      ),
+    ).toBe(start);
+    const lagging = heard([[30, 100]], 0, { lag: 500 });
+    expect(
+      seconds(
+        earliestPlaying(
+          index(() => roots),
+          lagging,
+          settings,
+          1,
+          { ...line, at: 500 },
+          start,
+        ),
+      ),
+    ).toBe(27);
+    expect(
+      seconds(
+        earliestPlaying(
+          index(() => roots),
+          lagging,
+          settings,
+          1,
+          { ...line, at: 500, origin: 0, speed: 1 },
+          start,
+        ),
+      ),
+    ).toBe(27);
+    expect(
+      earliestPlaying(
+        index(() => roots),
+        lagging,
+        settings,
+        1,
+        line,
+        start,
+      ),
+    ).toBe(start);
+    // The same music twice as fast: a query second holds two of the reference's.
+    const fast = new PeakHistory();
+    fast.add(
+      [...roots]
+        .filter((root) => root >>> 7 >= 60 * SECOND)
+        .map((root) => peak(((root >>> 7) - 60 * SECOND) / 2 + 30 * SECOND, (root & 127) / 2)),
+    );
+    const double: Line = { at: 60 * SECOND, origin: 30 * SECOND, speed: 2, pitch: 0 };
+    // Heard from just after 30 s, where the history begins: the earliest whole second after it.
+    expect(
+      seconds(
+        earliestPlaying(
+          index(() => roots),
+          fast,
+          settings,
+          1,
+          double,
+          40 * SECOND,
+        ),
+      ),
+    ).toBe(31);
+    expect(
+      earliestPlaying(
+        index(() => roots),
+        fast,
+        settings,
+        1,
+        { ...double, speed: 1 },
+        40 * SECOND,
+      ),
+    ).toBe(40 * SECOND);
+  });
+
+  test('at most refineSeconds back, and never before the history', () => {
+    expect(
+      seconds(
+        earliestPlaying(
+          index(() => roots),
+          heard([[0, 100]]),
+          settings,
+          1,
+          line,
+          60 * SECOND,
+        ),
+      ),
+    ).toBe(20);
+    expect(
+      seconds(
+        earliestPlaying(
+          index(() => roots),
+          heard([[0, 100]], 45),
+          settings,
+          1,
+          line,
+          60 * SECOND,
+        ),
+      ),
+    ).toBe(45);
+    expect(
+      seconds(
+        earliestPlaying(
+          index(() => roots),
+          heard([[0, 100]]),
+          { ...settings, refineSeconds: 10 },
+          1,
+          line,
+          60 * SECOND,
+        ),
+      ),
+    ).toBe(50);
+  });
+
+  test('crosses four windows without the track, stops at the fifth', () => {
+    // Windows are 4 s, a second apart: a silence of 7 s leaves four windows empty (from 40 s to 43 s), one of 8 s five.
+    expect(
+      seconds(
+        earliestPlaying(
+          index(() => roots),
+          heard([
+            [20, 40],
+            [47, 100],
+          ]),
+          settings,
+          1,
+          line,
+          60 * SECOND,
+        ),
+      ),
+    ).toBe(20);
+    expect(
+      seconds(
+        earliestPlaying(
+          index(() => roots),
+          heard([
+            [20, 39],
+            [47, 100],
+          ]),
+          settings,
+          1,
+          line,
+          60 * SECOND,
+        ),
+      ),
+    ).toBe(44);
+  });
+
+  test('without roots, or with refining off, the start stays', () => {
+    const history = heard([[0, 100]]);
+    expect(earliestPlaying(index(), history, settings, 1, line, 60 * SECOND)).toBe(60 * SECOND);
+    expect(
+      earliestPlaying(
+        index(() => undefined),
+        history,
+        settings,
+        1,
+        line,
+        60 * SECOND,
+      ),
+    ).toBe(60 * SECOND);
+    expect(
+      earliestPlaying(
+        index(() => new Uint32Array()),
+        history,
+        settings,
+        1,
+        line,
+        60 * SECOND,
+      ),
+    ).toBe(60 * SECOND);
+    expect(
+      earliestPlaying(
+        index(() => roots),
+        history,
+        { ...settings, refineSeconds: 0 },
+        1,
+        line,
+        60 * SECOND,
+      ),
+    ).toBe(60 * SECOND);
+  });
+});
