@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { seriousViolations } from './support/axe';
-import { launchBrowser } from './support/browser';
+import { BROWSER_STEP_TIMEOUT_MS, launchBrowser } from './support/browser';
 import { REPO_DIR } from './support/web-build';
 import { graphql, type Member, publishMix, signUpMember, uploadDraft } from './support/world';
 
@@ -29,7 +29,7 @@ afterAll(async () => {
 async function signedIn(member: Member): Promise<Page> {
   // axe-core runs in the page: the journey lets it (the CSP refuses inline scripts).
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
-  context.setDefaultTimeout(15_000);
+  context.setDefaultTimeout(BROWSER_STEP_TIMEOUT_MS);
   await context.addInitScript((value) => localStorage.setItem('token', value), member.token);
   return context.newPage();
 }
