@@ -16,7 +16,6 @@ const refusal = (schema: z.ZodType, value: unknown): string => {
 };
 const ID = '0b5f4a4e-8a3c-4c52-9d53-2b1e4f0c9a11';
 
-// Both skins always pass trackId (REST's track_id, GraphQL's field), given or not.
 const claim = { trackId: undefined, subject: 'creator', name: ' Kora Vale ', evidence: ['https://kora.example/about'] };
 
 describe('creator inputs', () => {
@@ -39,6 +38,9 @@ describe('creator inputs', () => {
 
   test("the claim's track: left out (the whole catalogue), an id, or not one of ours (null)", () => {
     for (const none of [undefined, null, '']) expect(parseInput(claimInput, { ...claim, trackId: none }).trackId).toBeUndefined();
+    // A client of the public API may leave the key out altogether.
+    const { trackId: _leftOut, ...withoutTrack } = claim;
+    expect(parseInput(claimInput, withoutTrack).trackId).toBeUndefined();
     expect(parseInput(claimInput, { ...claim, trackId: ID }).trackId).toBe(ID);
     expect(parseInput(claimInput, { ...claim, trackId: 'x' }).trackId).toBeNull();
   });

@@ -22,6 +22,7 @@ export const claimInput = z.object({
   /** Left out: the whole catalogue is searched; given but not one of our ids: the track is not found (null). */
   trackId: z
     .unknown()
+    .optional()
     .transform((value): string | null | undefined =>
       value === undefined || value === null || value === '' ? undefined : idOrNull.parse(value),
     ),
