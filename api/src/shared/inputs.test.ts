@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { InvalidInputError } from './errors.js';
+import { refusal } from '../../test/support/refusal.js';
 import {
   CURSOR_PAGE_DEFAULT_SIZE,
   cursorPage,
@@ -16,15 +16,6 @@ import {
 } from './inputs.js';
 
 /** The message of the 400 that parseInput answers for `value`. */
-const refusal = (schema: z.ZodType, value: unknown): string => {
-  try {
-    parseInput(schema, value);
-  } catch (error) {
-    if (error instanceof InvalidInputError) return error.message;
-    throw error;
-  }
-  throw new Error(`accepted ${JSON.stringify(value)}`);
-};
 const ID = '0b5f4a4e-8a3c-4c52-9d53-2b1e4f0c9a11';
 
 describe('moment', () => {

@@ -1,20 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import type { z } from 'zod';
-import { InvalidInputError } from '../../shared/errors.js';
+import { refusal } from '../../../test/support/refusal.js';
 import { parseInput } from '../../shared/inputs.js';
 import { messages } from '../../shared/rules.js';
 import { authMessages } from './auth.errors.js';
 import { currentPasswordInput, resetInput, signInInput, signUpInput } from './auth.inputs.js';
-
-const refusal = (schema: z.ZodType, value: unknown): string => {
-  try {
-    parseInput(schema, value);
-  } catch (error) {
-    if (error instanceof InvalidInputError) return error.message;
-    throw error;
-  }
-  throw new Error(`accepted ${JSON.stringify(value)}`);
-};
 
 describe('auth inputs', () => {
   test('sign-up: an email, a password by the rule, the opt-in false unless given', () => {

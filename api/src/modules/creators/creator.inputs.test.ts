@@ -1,19 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import type { z } from 'zod';
-import { InvalidInputError } from '../../shared/errors.js';
+import { refusal } from '../../../test/support/refusal.js';
 import { parseInput } from '../../shared/inputs.js';
 import { creatorInputMessages } from './creator.errors.js';
 import { claimInput, EVIDENCE_MAX } from './creator.inputs.js';
 
-const refusal = (schema: z.ZodType, value: unknown): string => {
-  try {
-    parseInput(schema, value);
-  } catch (error) {
-    if (error instanceof InvalidInputError) return error.message;
-    throw error;
-  }
-  throw new Error(`accepted ${JSON.stringify(value)}`);
-};
 const ID = '0b5f4a4e-8a3c-4c52-9d53-2b1e4f0c9a11';
 
 const claim = { trackId: undefined, subject: 'creator', name: ' Kora Vale ', evidence: ['https://kora.example/about'] };

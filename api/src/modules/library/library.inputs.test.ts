@@ -1,18 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import type { z } from 'zod';
-import { InvalidInputError } from '../../shared/errors.js';
+import { refusal } from '../../../test/support/refusal.js';
 import { parseInput } from '../../shared/inputs.js';
 import { currentMixInput, SAVED_MIXES_PAGE_SIZE, trackIdInput, trackIdsInput } from './library.inputs.js';
 
-const refusal = (schema: z.ZodType, value: unknown): string => {
-  try {
-    parseInput(schema, value);
-  } catch (error) {
-    if (error instanceof InvalidInputError) return error.message;
-    throw error;
-  }
-  throw new Error(`accepted ${JSON.stringify(value)}`);
-};
 const ID = '0b5f4a4e-8a3c-4c52-9d53-2b1e4f0c9a11';
 
 describe('library inputs', () => {

@@ -1,8 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import type { z } from 'zod';
+import { refusal } from '../../../test/support/refusal.js';
 import { encodeCursor } from '../../shared/cursor.js';
 import { FEED_MAX_RADIUS_KM, GENRE_CODES } from '../../shared/domain.js';
-import { InvalidInputError } from '../../shared/errors.js';
 import { parseInput } from '../../shared/inputs.js';
 import { TRACKLIST_MISSING_FIELDS } from '../../shared/rules.js';
 import {
@@ -17,15 +16,6 @@ import {
   tracklistVersionsInput,
 } from './mix.inputs.js';
 
-const refusal = (schema: z.ZodType, value: unknown): string => {
-  try {
-    parseInput(schema, value);
-  } catch (error) {
-    if (error instanceof InvalidInputError) return error.message;
-    throw error;
-  }
-  throw new Error(`accepted ${JSON.stringify(value)}`);
-};
 const ID = '0b5f4a4e-8a3c-4c52-9d53-2b1e4f0c9a11';
 const entry = (index: number, extra: Record<string, unknown> = {}) => ({
   title: `Track ${index}`,

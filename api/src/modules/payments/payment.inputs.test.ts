@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { z } from 'zod';
-import { InvalidInputError } from '../../shared/errors.js';
+import { refusal } from '../../../test/support/refusal.js';
 import { parseInput } from '../../shared/inputs.js';
 import { paymentInputMessages } from './payment.errors.js';
 import {
@@ -13,15 +12,6 @@ import {
   subscriptionInput,
 } from './payment.inputs.js';
 
-const refusal = (schema: z.ZodType, value: unknown): string => {
-  try {
-    parseInput(schema, value);
-  } catch (error) {
-    if (error instanceof InvalidInputError) return error.message;
-    throw error;
-  }
-  throw new Error(`accepted ${JSON.stringify(value)}`);
-};
 const ID = '0b5f4a4e-8a3c-4c52-9d53-2b1e4f0c9a11';
 
 describe('payment inputs', () => {

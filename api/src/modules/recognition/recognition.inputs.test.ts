@@ -1,18 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import type { z } from 'zod';
-import { InvalidInputError } from '../../shared/errors.js';
+import { refusal } from '../../../test/support/refusal.js';
 import { parseInput } from '../../shared/inputs.js';
 import { uploadIdInput } from './recognition.inputs.js';
-
-const refusal = (schema: z.ZodType, value: unknown): string => {
-  try {
-    parseInput(schema, value);
-  } catch (error) {
-    if (error instanceof InvalidInputError) return error.message;
-    throw error;
-  }
-  throw new Error(`accepted ${JSON.stringify(value)}`);
-};
 
 describe('recognition inputs', () => {
   test('an upload id: trimmed text of 1 to 500 characters', () => {

@@ -1,20 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import type { z } from 'zod';
+import { refusal } from '../../../test/support/refusal.js';
 import { encodeCursor } from '../../shared/cursor.js';
 import { GENRE_CODES } from '../../shared/domain.js';
-import { InvalidInputError } from '../../shared/errors.js';
 import { parseInput } from '../../shared/inputs.js';
 import { LENGTH_SECONDS, restSearchInput, SEARCH_KINDS, searchInput, suggestInput } from './search.inputs.js';
 
-const refusal = (schema: z.ZodType, value: unknown): string => {
-  try {
-    parseInput(schema, value);
-  } catch (error) {
-    if (error instanceof InvalidInputError) return error.message;
-    throw error;
-  }
-  throw new Error(`accepted ${JSON.stringify(value)}`);
-};
 const all = [...SEARCH_KINDS];
 
 describe('search inputs', () => {

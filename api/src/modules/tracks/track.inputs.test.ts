@@ -1,19 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import type { z } from 'zod';
+import { refusal } from '../../../test/support/refusal.js';
 import { encodeCursor } from '../../shared/cursor.js';
-import { InvalidInputError } from '../../shared/errors.js';
 import { parseInput } from '../../shared/inputs.js';
 import { TRACK_SEARCH_MAX_LENGTH, trackIdInput, tracklistLimitInput, trackSearchInput } from './track.inputs.js';
 
-const refusal = (schema: z.ZodType, value: unknown): string => {
-  try {
-    parseInput(schema, value);
-  } catch (error) {
-    if (error instanceof InvalidInputError) return error.message;
-    throw error;
-  }
-  throw new Error(`accepted ${JSON.stringify(value)}`);
-};
 const ID = '0b5f4a4e-8a3c-4c52-9d53-2b1e4f0c9a11';
 
 describe('track inputs', () => {

@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import type { z } from 'zod';
+import { refusal } from '../../../test/support/refusal.js';
 import { USER_TYPE_CODES } from '../../shared/domain.js';
-import { InvalidInputError } from '../../shared/errors.js';
 import { parseInput } from '../../shared/inputs.js';
 import { messages } from '../../shared/rules.js';
 import {
@@ -14,16 +13,6 @@ import {
   userNameLookupInput,
   userTypeInput,
 } from './user.inputs.js';
-
-const refusal = (schema: z.ZodType, value: unknown): string => {
-  try {
-    parseInput(schema, value);
-  } catch (error) {
-    if (error instanceof InvalidInputError) return error.message;
-    throw error;
-  }
-  throw new Error(`accepted ${JSON.stringify(value)}`);
-};
 
 describe('user inputs', () => {
   test('a place: latitude -90 to 90, longitude -180 to 180, rounded to seven decimals', () => {
