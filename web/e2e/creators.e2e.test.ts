@@ -5,8 +5,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { seriousViolations } from './support/axe';
 import { BROWSER_STEP_TIMEOUT_MS, launchBrowser } from './support/browser';
+import { admin, publishedMixOf } from './support/creator-world';
 import { REPO_DIR } from './support/web-build';
-import { graphql, type Member, signUpMember, uploadDraft } from './support/world';
+import { graphql, type Member, signUpMember } from './support/world';
 
 /**
  * Issue 28's journey (docs/creators.md): a member claims a creator from a track page, a moderator approves it in
@@ -43,12 +44,6 @@ async function post(path: string, member: Member | null, body: Record<string, un
   });
 }
 
-const admin = (...args: string[]) =>
-  run(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], {
-    cwd: join(REPO_DIR, 'api'),
-    env: { ...process.env, DATABASE_URL: databaseUrl ?? '' },
-  });
-
 describe('creators get paid', () => {
   it('claim, approval, a subscriber’s listen, settlement, the amount, a test-mode payout account, one payout', async () => {
     const suffix = Math.random().toString(36).slice(2, 8);
@@ -60,33 +55,16 @@ describe('creators get paid', () => {
       await signUpMember(baseUrl, undefined, 'cr_sub'),
       await signUpMember(baseUrl, undefined, 'cr_op'),
     ];
-    await admin('grant', 'moderator', moderator.email);
-    await admin('grant', 'operator', operator.email);
+    await admin(databaseUrl, 'grant', 'moderator', moderator.email);
+    await admin(databaseUrl, 'grant', 'operator', operator.email);
 
     // A published mix whose five tracks are all the creator's.
-    const draft = await uploadDraft(baseUrl, dj, `Sato set ${suffix}`, 'house');
-    await graphql(
-      baseUrl,
-      dj.token,
-      'mutation($mixId: ID!, $tracks: [TracklistEntryInput!]!) { setTracklist(mixId: $mixId, tracks: $tracks) { position } }',
-      {
-        mixId: draft.id,
-        tracks: Array.from({ length: 5 }, (_, index) => ({
-          title: `Harbour ${suffix} ${index + 1}`,
-          creators: [creatorName],
-          isManual: true,
-        })),
-      },
-    );
-    await graphql(baseUrl, dj.token, 'mutation($mixId: ID!) { publishMix(mixId: $mixId, code: "free-mix") { id } }', { mixId: draft.id });
-    const { mix } = await graphql<{ mix: { tracks: { track: { id: string } }[] } }>(
-      baseUrl,
-      dj.token,
-      'query($id: ID!) { mix(id: $id) { tracks { track { id } } } }',
-      { id: draft.id },
-    );
-    const trackId = mix.tracks[0]?.track.id;
-    expect(trackId).toBeDefined();
+    const { mix: draft, firstTrackId: trackId } = await publishedMixOf(baseUrl, dj, {
+      title: `Sato set ${suffix}`,
+      creatorName,
+      trackTitle: `Harbour ${suffix}`,
+    });
+    expect(trackId).not.toBe('');
 
     // 1. The member claims the creator from the track page.
     const claimant = await signedIn(creator);

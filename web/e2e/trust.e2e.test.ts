@@ -1,12 +1,11 @@
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { seriousViolations } from './support/axe';
 import { BROWSER_STEP_TIMEOUT_MS, launchBrowser } from './support/browser';
+import { admin, publishedMixOf } from './support/creator-world';
 import { REPO_DIR } from './support/web-build';
-import { graphql, type Member, publishMix, signUpMember, uploadDraft } from './support/world';
+import { graphql, type Member, publishMix, signUpMember } from './support/world';
 
 /**
  * Issue 29's journey (docs/moderation.md): a member reports a mix; a verified rights holder files a notice on another mix
@@ -16,7 +15,6 @@ import { graphql, type Member, publishMix, signUpMember, uploadDraft } from './s
 
 const baseUrl = inject('baseUrl');
 const databaseUrl = inject('databaseUrl');
-const run = promisify(execFile);
 let browser: Browser;
 
 beforeAll(async () => {
@@ -33,12 +31,6 @@ async function signedIn(member: Member): Promise<Page> {
   await context.addInitScript((value) => localStorage.setItem('token', value), member.token);
   return context.newPage();
 }
-
-const admin = (...args: string[]) =>
-  run(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], {
-    cwd: join(REPO_DIR, 'api'),
-    env: { ...process.env, DATABASE_URL: databaseUrl ?? '' },
-  });
 
 const shot = (page: Page, name: string) => page.screenshot({ path: join(REPO_DIR, `docs/screenshots/${name}.png`), fullPage: true });
 
@@ -97,32 +89,14 @@ describe('reports, takedowns and trust', () => {
       await signUpMember(baseUrl, undefined, 'tr_rh'),
       await signUpMember(baseUrl, undefined, 'tr_mod'),
     ];
-    await admin('grant', 'moderator', moderator.email);
+    await admin(databaseUrl, 'grant', 'moderator', moderator.email);
 
     // The mix the notice is about: its five tracks are the rights holder's.
-    const draft = await uploadDraft(baseUrl, dj, `Holt tapes ${suffix}`, 'house');
-    await graphql(
-      baseUrl,
-      dj.token,
-      'mutation($mixId: ID!, $tracks: [TracklistEntryInput!]!) { setTracklist(mixId: $mixId, tracks: $tracks) { position } }',
-      {
-        mixId: draft.id,
-        tracks: Array.from({ length: 5 }, (_, index) => ({
-          title: `Tideline ${suffix} ${index + 1}`,
-          creators: [creatorName],
-          isManual: true,
-        })),
-      },
-    );
-    await graphql(baseUrl, dj.token, 'mutation($mixId: ID!) { publishMix(mixId: $mixId, code: "free-mix") { id } }', { mixId: draft.id });
-    const noticed = draft;
-    const { mix } = await graphql<{ mix: { tracks: { track: { id: string } }[] } }>(
-      baseUrl,
-      dj.token,
-      'query($id: ID!) { mix(id: $id) { tracks { track { id } } } }',
-      { id: noticed.id },
-    );
-    const trackId = mix.tracks[0]?.track.id ?? '';
+    const { mix: noticed, firstTrackId: trackId } = await publishedMixOf(baseUrl, dj, {
+      title: `Holt tapes ${suffix}`,
+      creatorName,
+      trackTitle: `Tideline ${suffix}`,
+    });
     const reported = await publishMix(baseUrl, other, `Loud loops ${suffix}`, 'techno');
 
     // The rights holder is verified for the creator: a claim a moderator approves (docs/creators.md#claims).
