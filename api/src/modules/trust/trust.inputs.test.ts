@@ -1,11 +1,15 @@
 import { describe, expect, test } from 'vitest';
+import { refusal } from '../../../test/support/refusal.js';
 import { parseInput } from '../../shared/inputs.js';
 import { NOTICE_TEXT_MAX, REPORT_NOTE_MAX } from '../../shared/rules.js';
+import { trustInputMessages as messages } from './trust.errors.js';
 import {
   counterNoticeInput,
+  noticeIdInput,
   noticeInput,
   pageInput,
   reportInput,
+  restoreInput,
   strikePolicyInput,
   transparencyInput,
   trustActionInput,
@@ -66,5 +70,21 @@ describe('trust inputs', () => {
     expect(parseInput(transparencyInput, { months: '3' })).toEqual({ months: 3 });
     expect(() => parseInput(transparencyInput, { months: 37 })).toThrow('months must be a whole number from 1 to 36');
     expect(parseInput(pageInput, {})).toEqual({ page: 0, first: 25 });
+  });
+
+  test('words are trimmed; a word that is no text, and numbers that are none, are refused with their own message', () => {
+    expect(parseInput(reportInput, { targetKind: ' mix ', targetId: id, reason: ' abuse ' })).toMatchObject({
+      targetKind: 'mix',
+      reason: 'abuse',
+    });
+    expect(refusal(reportInput, { targetKind: 5, targetId: id, reason: 'spam' })).toBe(messages.targetKind);
+    expect(refusal(strikePolicyInput, { strikeLimit: 'many', windowDays: 30 })).toBe(messages.strikeLimit);
+    expect(refusal(transparencyInput, { months: 'all' })).toBe(messages.months(36));
+  });
+
+  test('pages keep the size asked for; ids and reasons of the small inputs come through', () => {
+    expect(parseInput(pageInput, { page: 2, first: 10 })).toEqual({ page: 2, first: 10 });
+    expect(parseInput(noticeIdInput, { noticeId: id })).toEqual({ noticeId: id });
+    expect(parseInput(restoreInput, { id, reason: ' appeal upheld ' })).toEqual({ id, reason: 'appeal upheld' });
   });
 });
