@@ -400,6 +400,8 @@ function largestValue(name: string, type: GraphQLInputType): unknown {
       return 1;
     case 'Boolean':
       return true;
+    case 'DateTimeISO':
+      return new Date(0).toISOString();
     default:
       return 'x';
   }
