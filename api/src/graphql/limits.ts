@@ -37,6 +37,11 @@ export const STATEMENTS_PER_LOOKUP = 5;
  * times), so the cost limit weighs it as a lookup rather than as a field its parent already holds.
  */
 export const Lookup = () => Extensions({ lookup: true });
+/**
+ * Marks a list field without a size argument with the most items it answers, so what it selects is weighed that many
+ * times (a connection's `first` does the same for paged fields).
+ */
+export const ListSize = (most: number) => Extensions({ listSize: most });
 /** The most root mutation fields one operation may hold, aliases and fragments included. */
 export const MAX_MUTATIONS_PER_OPERATION = 10;
 /**
@@ -178,9 +183,12 @@ function listItems(field: GraphQLField<unknown, unknown>, args: Record<string, u
   return items;
 }
 
-/** What a field's page holds when no size is given: a connection's default, one for anything else. */
-const defaultPageSize = (field: GraphQLField<unknown, unknown>): number =>
-  field.args.some((argument) => argument.name === 'last') ? CURSOR_PAGE_DEFAULT_SIZE : 1;
+/** What a field's page holds when no size is given: its declared `ListSize`, a connection's default, one for anything else. */
+const defaultPageSize = (field: GraphQLField<unknown, unknown>): number => {
+  const { listSize } = field.extensions;
+  if (typeof listSize === 'number') return listSize;
+  return field.args.some((argument) => argument.name === 'last') ? CURSOR_PAGE_DEFAULT_SIZE : 1;
+};
 
 interface Shape {
   /** Nested levels of fields below and including this selection set's. */

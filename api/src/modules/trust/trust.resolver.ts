@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context.js';
-import { Lookup } from '../../graphql/limits.js';
+import { ListSize, Lookup } from '../../graphql/limits.js';
 import { requireViewer } from '../../shared/viewer.js';
 import { MixObject } from '../mixes/mix.types.js';
 import { ModerationItemObject } from '../moderation/moderation.types.js';
@@ -25,6 +25,7 @@ import {
   TrustItemObject,
   UploadBlockObject,
 } from './trust.types.js';
+import { MY_NOTICES_MAX } from './trust.views.js';
 
 /** The GraphQL skin of reports, notices, holds and suspensions (docs/trust.md#graphql). */
 @Resolver()
@@ -71,7 +72,10 @@ export class TrustResolver {
     return CopyrightNoticeObject.from(await ctx.services.trust.notice(requireViewer(ctx.viewer).id, { noticeId: id }));
   }
 
-  @Query(() => [CopyrightNoticeObject], { description: 'Notices you filed and notices on your mixes, newest first (at most 100).' })
+  @Query(() => [CopyrightNoticeObject], {
+    description: `Notices you filed and notices on your mixes, newest first (at most ${MY_NOTICES_MAX}).`,
+  })
+  @ListSize(MY_NOTICES_MAX)
   async myCopyrightNotices(@Ctx() ctx: GraphQLContext): Promise<CopyrightNoticeObject[]> {
     return (await ctx.services.trust.myNotices(requireViewer(ctx.viewer).id)).map(CopyrightNoticeObject.from);
   }
@@ -138,6 +142,7 @@ export class TrustResolver {
   @Query(() => [TransparencyMonthObject], {
     description: 'Per month, newest first: reports, notices, takedowns, counter-notices, restorations, suspensions. No names.',
   })
+  @ListSize(TRANSPARENCY_MONTHS_MAX)
   async transparencyReport(
     @Ctx() ctx: GraphQLContext,
     @Arg('months', () => Int, {

@@ -7,7 +7,7 @@ import { activeMemberSql } from '../users/index.js';
 import { TrustErrors } from './trust.errors.js';
 import { counterNoticeInput, noticeIdInput, noticeInput, pageInput, reportInput } from './trust.inputs.js';
 import { trustPolicy } from './trust.policy.js';
-import type { NoticeView, Page, ReportView } from './trust.views.js';
+import { MY_NOTICES_MAX, type NoticeView, type Page, type ReportView } from './trust.views.js';
 import { TrustModeration } from './trust-moderation.js';
 import { type TrustPorts, tell } from './trust-ports.js';
 import { NOTICE_SELECT, type NoticeRow, noticeView, REPORT_SELECT, type ReportRow, reportSubject, reportView } from './trust-reads.js';
@@ -225,8 +225,8 @@ export class TrustService extends TrustModeration {
   async myNotices(viewerId: string): Promise<NoticeView[]> {
     const em = this.em();
     const rows = await em.execute<NoticeRow[]>(
-      `${NOTICE_SELECT} where n.filer_id = ? or m.owner_id = ? order by n.created_at desc limit 100`,
-      [viewerId, viewerId],
+      `${NOTICE_SELECT} where n.filer_id = ? or m.owner_id = ? order by n.created_at desc limit ?`,
+      [viewerId, viewerId, MY_NOTICES_MAX],
     );
     return rows.map((row) => noticeView(row, viewerId));
   }

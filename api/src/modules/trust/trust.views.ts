@@ -4,6 +4,9 @@ import type { NoticeStatus, ReportReason, ReportStatus, ReportTargetKind } from 
 
 export type MixModerationState = 'hidden' | 'removed';
 
+/** How many notices `myCopyrightNotices` lists (the newest): the filer's and the owner's together. */
+export const MY_NOTICES_MAX = 50;
+
 export interface ReportView {
   id: string;
   targetKind: ReportTargetKind;
