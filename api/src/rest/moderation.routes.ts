@@ -3,7 +3,7 @@ import { viewerOf } from '../http/viewer.js';
 import type { AuditEntryView, QueueItemView } from '../modules/moderation/moderation.service.js';
 import type { Services } from '../services.js';
 import { requireViewer } from '../shared/viewer.js';
-import { bodyOf } from './request.js';
+import { bodyOf, restLimit } from './request.js';
 
 const itemWire = (item: QueueItemView) => ({
   id: item.id,
@@ -37,7 +37,7 @@ export function moderationRoutes(services: Services) {
     app.get<{ Querystring: Record<string, string> }>('/moderation/queue', async (request) => {
       const viewer = requireViewer(await viewerOf(services, request));
       const { status, page, limit } = request.query;
-      const result = await moderation.queue(viewer.id, { status, page, first: limit === undefined ? undefined : Number(limit) });
+      const result = await moderation.queue(viewer.id, { status, page, first: restLimit(limit) });
       return { total: result.totalCount, page: result.page, items: result.items.map(itemWire) };
     });
 
@@ -50,7 +50,7 @@ export function moderationRoutes(services: Services) {
     app.get<{ Querystring: Record<string, string> }>('/moderation/audit', async (request) => {
       const viewer = requireViewer(await viewerOf(services, request));
       const { page, limit } = request.query;
-      const result = await moderation.audit(viewer.id, { page, first: limit === undefined ? undefined : Number(limit) });
+      const result = await moderation.audit(viewer.id, { page, first: restLimit(limit) });
       return { total: result.totalCount, page: result.page, items: result.items.map(auditWire) };
     });
 

@@ -2,9 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { viewerOf } from '../http/viewer.js';
 import type { Services } from '../services.js';
 import { mixesWire } from './mixes.presenters.js';
-
-/** REST sends its size as `?limit=`, a string of digits; anything else is left to the schema to refuse. */
-const restLimit = (value: unknown): unknown => (typeof value === 'string' && /^\d{1,6}$/.test(value) ? Number(value) : value);
+import { restLimit } from './request.js';
 
 /** The "For you" row (docs/home-feed.md#for-you): anyone; a visitor gets the week's popular mixes. */
 export function recommendationRoutes(services: Services) {

@@ -3,7 +3,7 @@ import { viewerOf } from '../http/viewer.js';
 import type { NoticeView, ReportView, TrustItemView } from '../modules/trust/trust.views.js';
 import type { Services } from '../services.js';
 import { requireViewer } from '../shared/viewer.js';
-import { bodyOf } from './request.js';
+import { bodyOf, restLimit } from './request.js';
 
 const reportWire = (report: ReportView) => ({
   id: report.id,
@@ -63,7 +63,7 @@ const itemDetailsWire = (details: TrustItemView | null) =>
 
 const pageOf = (query: Record<string, string>) => ({
   page: query.page,
-  first: query.limit === undefined ? undefined : Number(query.limit),
+  first: restLimit(query.limit),
 });
 
 /** Reports, copyright notices, moderators' actions, the strike policy and the transparency report (docs/trust.md#rest-paths). */
