@@ -174,7 +174,7 @@ function pageFromRows(
   const page = pageOfRows(rows, query.paging);
   return {
     items: page.rows.map((row) => {
-      const mix = mixViewOfRow(em, row);
+      const mix = mixViewOfRow(row);
       return {
         mix,
         distanceKm: mixPolicy.distanceShown(query.viewerId, mix.owner.id, wholeKm(row.distance_m)),

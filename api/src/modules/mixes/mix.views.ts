@@ -1,7 +1,5 @@
-import type { EntityDictionary } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PageEnds } from '../../shared/cursor.js';
-import { type IUser, User } from '../users/index.js';
+import type { MemberView } from '../users/index.js';
 import type { IMix, MIX_STATUSES } from './mix.entity.js';
 
 /** A mix as every page and list shows it: plain data read with one query, and its owner. */
@@ -18,7 +16,7 @@ export interface MixView {
   publishedAt: Date | null;
   expiresAt: Date | null;
   createdAt: Date;
-  owner: IUser;
+  owner: MemberView;
 }
 
 export interface MixListItem {
@@ -56,16 +54,26 @@ export interface MixDetail {
 }
 
 /**
- * The columns of a MixView: the mix as `m` and its owner as `u` (joined in the same statement, see WITH_OWNER), the
- * owner as one JSON object that the ORM maps to a User (without the password hash, which no page needs).
+ * The columns of a MixView: the mix as `m` and what others see of its owner as `u` (joined in the same statement, see
+ * WITH_OWNER), each a column of its own.
  */
 export const MIX_COLUMNS = `m.id, m.title, m.genre, m.cover, m.mp3, m.duration_seconds, m.latitude, m.longitude, m.status,
-  m.published_at, m.expires_at, m.created_at, to_jsonb(u) - 'password_hash' as owner`;
+  m.published_at, m.expires_at, m.created_at, u.id as owner_id, u.user_name as owner_user_name,
+  u.display_name as owner_display_name, u.user_type as owner_user_type, u.bio as owner_bio, u.user_image as owner_user_image,
+  u.created_at as owner_created_at, u.cell_latitude as owner_cell_latitude, u.cell_longitude as owner_cell_longitude`;
 export const WITH_OWNER = 'join app_user u on u.id = m.owner_id';
 
 export interface MixRow {
   id: string;
-  owner: EntityDictionary<IUser>;
+  owner_id: string;
+  owner_user_name: string | null;
+  owner_display_name: string;
+  owner_user_type: string;
+  owner_bio: string;
+  owner_user_image: string | null;
+  owner_created_at: Date | string;
+  owner_cell_latitude: number | null;
+  owner_cell_longitude: number | null;
   title: string;
   genre: string;
   cover: string;
@@ -82,7 +90,7 @@ export interface MixRow {
 const dateOrNull = (value: Date | string | null) => (value === null ? null : new Date(value));
 
 /** The MixView of a row read with MIX_COLUMNS. */
-export function mixViewOfRow(em: EntityManager, row: MixRow): MixView {
+export function mixViewOfRow(row: MixRow): MixView {
   return {
     id: row.id,
     title: row.title,
@@ -96,7 +104,17 @@ export function mixViewOfRow(em: EntityManager, row: MixRow): MixView {
     publishedAt: dateOrNull(row.published_at),
     expiresAt: dateOrNull(row.expires_at),
     createdAt: new Date(row.created_at),
-    owner: em.map(User, row.owner),
+    owner: {
+      id: row.owner_id,
+      userName: row.owner_user_name,
+      displayName: row.owner_display_name,
+      userType: row.owner_user_type,
+      bio: row.owner_bio,
+      userImage: row.owner_user_image,
+      createdAt: new Date(row.owner_created_at),
+      cellLatitude: row.owner_cell_latitude,
+      cellLongitude: row.owner_cell_longitude,
+    },
   };
 }
 

@@ -173,7 +173,7 @@ export class MixesService {
       ),
     );
     if (!row) throw await this.whyNotOpenable(em, mixId);
-    const mix = mixViewOfRow(em, row);
+    const mix = mixViewOfRow(row);
     return {
       mix,
       distanceKm: mixPolicy.distanceShown(viewerId, mix.owner.id, wholeKm(row.distance_m)),
@@ -278,6 +278,6 @@ export class MixesService {
   async viewsByIds(em: EntityManager, ids: readonly string[]): Promise<Map<string, MixView>> {
     if (ids.length === 0) return new Map();
     const rows = await em.execute<MixRow[]>(`select ${MIX_COLUMNS} from mix m ${WITH_OWNER} where m.id in (?)`, [[...ids]]);
-    return new Map(rows.map((row) => [row.id, mixViewOfRow(em, row)]));
+    return new Map(rows.map((row) => [row.id, mixViewOfRow(row)]));
   }
 }

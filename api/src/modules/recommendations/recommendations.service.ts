@@ -200,7 +200,7 @@ export class RecommendationsService {
     const em = this.em();
     const rows = await em.execute<RecommendationRow[]>(...named(FOR_YOU_SQL, forYouParams(viewerId, first)));
     return rows.map((row) => {
-      const mix = mixViewOfRow(em, row);
+      const mix = mixViewOfRow(row);
       const reason: Reason = {
         kind: row.reason,
         relatedMixTitle: row.related_title,

@@ -2,7 +2,7 @@ import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from '
 import { NodeInterface } from '../../graphql/node.js';
 import type { Services } from '../../services.js';
 import { DEFAULT_USER_TYPE, isUserTypeCode, USER_TYPE_CODES, USER_TYPES, type UserTypeCode } from '../../shared/domain.js';
-import type { IUser } from './user.entity.js';
+import type { IUser, MemberView } from './user.entity.js';
 import { userPolicy } from './user.policy.js';
 import type { ProfileView } from './users.service.js';
 
@@ -53,7 +53,7 @@ export class UserObject {
   })
   distanceKm!: number | null;
 
-  static from(services: Services, user: IUser, view?: Omit<ProfileView, 'user'>): UserObject {
+  static from(services: Services, user: MemberView, view?: Omit<ProfileView, 'user'>): UserObject {
     const userType = userTypeOf(user.userType);
     return Object.assign(new UserObject(), {
       id: user.id,
