@@ -15,6 +15,7 @@ import {
   parse,
   type SelectionSetNode,
   specifiedRules,
+  type ValueNode,
   validate,
 } from 'graphql';
 import { getComplexity } from 'graphql-query-complexity';
@@ -115,12 +116,58 @@ const singleOperation = (operation: OperationDefinitionNode, fragments: Map<stri
   definitions: [operation, ...fragments.values()],
 });
 
+/** Names of the size arguments the cost reads (see operationCost). */
+const SIZE_ARGUMENTS = new Set(['first', 'last', 'limit']);
+
 /**
- * Costs already computed, by operation and variables object: the cost limit and the rate limit both ask for a
- * request's cost, and a document Apollo has cached is the same operation node on every request that sends it.
+ * The variables whose values can change an operation's cost: those given as a page size (`first`, `last`, `limit`),
+ * those of list type (their items count one by one) and those a directive reads (`@skip`, `@include`). Any other
+ * variable (a genre, a point, a search text) leaves the cost as it is, so operations that differ only there share one.
  */
-const knownCosts = new WeakMap<OperationDefinitionNode, WeakMap<object, number>>();
-const NO_VARIABLES = {};
+function costVariables(operation: OperationDefinitionNode, fragments: Map<string, FragmentDefinitionNode>): string[] {
+  const names = new Set<string>();
+  for (const definition of operation.variableDefinitions ?? []) {
+    const type = definition.type.kind === Kind.NON_NULL_TYPE ? definition.type.type : definition.type;
+    if (type.kind === Kind.LIST_TYPE) names.add(definition.variable.name.value);
+  }
+  const visited = new Set<string>();
+  const variablesIn = (node: ValueNode) => {
+    if (node.kind === Kind.VARIABLE) names.add(node.name.value);
+    else if (node.kind === Kind.LIST) node.values.forEach(variablesIn);
+    else if (node.kind === Kind.OBJECT) for (const field of node.fields) variablesIn(field.value);
+  };
+  const walk = (selectionSet: SelectionSetNode) => {
+    for (const selection of selectionSet.selections) {
+      for (const directive of selection.directives ?? []) for (const argument of directive.arguments ?? []) variablesIn(argument.value);
+      if (selection.kind === Kind.FIELD) {
+        for (const argument of selection.arguments ?? []) {
+          if (SIZE_ARGUMENTS.has(argument.name.value) && argument.value.kind === Kind.VARIABLE) names.add(argument.value.name.value);
+        }
+        if (selection.selectionSet) walk(selection.selectionSet);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) walk(selection.selectionSet);
+      else if (!visited.has(selection.name.value)) {
+        visited.add(selection.name.value);
+        const fragment = fragments.get(selection.name.value);
+        if (fragment) walk(fragment.selectionSet);
+      }
+    }
+  };
+  walk(operation.selectionSet);
+  return [...names].sort();
+}
+
+/** The costs an operation was found to have, by the values of its cost variables; a few per operation. */
+interface KnownCosts {
+  variables: string[];
+  costs: Map<string, number>;
+}
+/** Distinct cost-variable values remembered per operation: a client pages with a handful of sizes. */
+const COSTS_PER_OPERATION = 32;
+/**
+ * Costs already computed, per operation node: a document Apollo has cached is the same node on every request that
+ * sends it, and walking it with the schema (graphql-query-complexity) was the largest part of a feed page's API time.
+ */
+const knownCosts = new WeakMap<OperationDefinitionNode, KnownCosts>();
 
 /** The cost of one operation of a document (the cost limit checks it; the rate limit spends it, see http/public-api). */
 export function costOfOperation(
@@ -129,17 +176,22 @@ export function costOfOperation(
   operation: OperationDefinitionNode,
   variables: Record<string, unknown> | undefined,
 ): number {
-  const byVariables = knownCosts.get(operation) ?? new WeakMap<object, number>();
-  knownCosts.set(operation, byVariables);
-  const known = byVariables.get(variables ?? NO_VARIABLES);
-  if (known !== undefined) return known;
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   }
-  const cost = operationCost(schema, singleOperation(operation, fragments), variables);
-  byVariables.set(variables ?? NO_VARIABLES, cost);
-  return cost;
+  let known = knownCosts.get(operation);
+  if (!known) {
+    known = { variables: costVariables(operation, fragments), costs: new Map() };
+    knownCosts.set(operation, known);
+  }
+  const key = JSON.stringify(known.variables.map((name) => variables?.[name] ?? null));
+  const cost = known.costs.get(key);
+  if (cost !== undefined) return cost;
+  const computed = operationCost(schema, singleOperation(operation, fragments), variables);
+  if (known.costs.size >= COSTS_PER_OPERATION) known.costs.clear();
+  known.costs.set(key, computed);
+  return computed;
 }
 
 /**
