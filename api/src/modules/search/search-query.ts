@@ -7,16 +7,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { named } from '../../shared/sql.js';
 import { VISIBLE_MIX_SQL } from '../mixes/index.js';
-import { deletionKeys, words } from '../tracks/index.js';
+import { words } from '../tracks/index.js';
 import { suspendedSql } from '../users/index.js';
 import { pgArray } from './search-index.js';
-import { type Candidate, MIN_PREFIX, matcher, scoreDoc, type TypedQuery, typedWordMatch } from './search-score.js';
+import { type Candidate, matcher, scoreDoc, type TypedQuery } from './search-score.js';
 import { type DocBody, KIND, KIND_OF_CODE, type Kind } from './search-text.js';
+import type { VocabularyWord as Variant, VocabularyIndex } from './search-vocabulary.js';
 
 /** Typed words that count (more say nothing new). */
 const MAX_WORDS = 6;
-/** Words one typed start stands for: the most common ones. */
-const PREFIX_WORDS = 30;
 /** Variants of one typed word that look for documents. */
 const PROBE_VARIANTS = 24;
 /** A mix found through its tracklist counts this much of the track's score. */
@@ -42,32 +41,6 @@ export interface Hit {
   score: number;
   /** For a mix found through its tracklist: the track it plays. */
   viaTrackId: string | null;
-}
-
-interface Variant {
-  id: number;
-  word: string;
-  df: number;
-}
-
-const json = (value: unknown) => JSON.stringify(value);
-
-/** The typed words and the vocabulary words each may stand for. */
-async function vocabulary(em: EntityManager, query: TypedQuery): Promise<Variant[][]> {
-  const keys = [...new Set(query.words.flatMap((word) => deletionKeys(word)))];
-  const last = query.words.at(-1) ?? '';
-  const prefix = last.length >= MIN_PREFIX ? `${last}%` : '';
-  const [sql, params] = named(
-    `select w.id, w.word, w.df from search_word_key k join search_word w on w.id = k.word_id
-      where k.key in (select jsonb_array_elements_text(:keys::jsonb))
-     union
-     select id, word, df from (
-       select id, word, df from (select id, word, df from search_word where :prefix <> '' and word like :prefix order by word limit 2000) s
-        order by df desc limit ${PREFIX_WORDS}) p`,
-    { keys: json(keys), prefix },
-  );
-  const rows = await em.execute<Variant[]>(sql, params);
-  return query.words.map((typed, index) => rows.filter((row) => typedWordMatch(typed, row.word, index === query.words.length - 1) >= 0.6));
 }
 
 const filterSql = (filters: SearchFilters) =>
@@ -99,6 +72,7 @@ interface CandidateRow {
 /** Ranked hits for the typed text: at most `depth` per kind looked at, best first. */
 export async function findHits(
   em: EntityManager,
+  vocabulary: VocabularyIndex,
   text: string,
   kinds: readonly Kind[],
   filters: SearchFilters,
@@ -109,7 +83,7 @@ export async function findHits(
   const typed = words(text).slice(0, MAX_WORDS);
   if (typed.length === 0) return [];
   const query: TypedQuery = { words: typed, key: typed.join(' ') };
-  const variants = await vocabulary(em, query);
+  const variants = vocabulary.variants(typed);
   // The rarest typed word (fewest documents over its variants) finds the candidates: the newest documents holding it
   // and, when more words were typed, a variant of the next rarest too (read until enough are found). A word still
   // being typed finds candidates only when no whole word can: its variants are the commonest words it starts, while the

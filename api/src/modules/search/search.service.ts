@@ -21,6 +21,7 @@ import { SearchIndexer } from './search-indexer.js';
 
 import { findHits, type Hit, type SearchFilters } from './search-query.js';
 import type { Kind } from './search-text.js';
+import { SearchVocabulary } from './search-vocabulary.js';
 
 /** One result: what was found, ready to show. */
 export type SearchItem =
@@ -50,6 +51,7 @@ const NO_FILTERS: SearchFilters = { genre: null, withinKm: null, origin: null, m
 /** Search over mixes, members and tracks (docs/search.md), and the indexer that keeps it current. */
 export class SearchService {
   readonly indexer: SearchIndexer;
+  private readonly vocabulary: SearchVocabulary;
 
   constructor(
     private readonly orm: Orm,
@@ -57,7 +59,15 @@ export class SearchService {
     connectionString: string,
     log: { warn(object: object, message: string): void },
   ) {
-    this.indexer = new SearchIndexer(() => this.em(), connectionString, log);
+    this.vocabulary = new SearchVocabulary((sql, params) => this.em().execute(sql, params));
+    this.indexer = new SearchIndexer(
+      () => this.em(),
+      connectionString,
+      log,
+      (firstId) => {
+        this.vocabulary.refresh(firstId).catch((error: unknown) => log.warn({ err: error }, 'search: vocabulary refresh failed'));
+      },
+    );
   }
 
   private em(): EntityManager {
@@ -78,7 +88,7 @@ export class SearchService {
   async suggest(raw: unknown): Promise<Suggestions> {
     const { q } = parseInput(suggestInput, raw);
     const em = this.em();
-    const hits = await findHits(em, q, ['mix', 'member', 'track'], NO_FILTERS, 40, false);
+    const hits = await findHits(em, await this.vocabulary.ready(), q, ['mix', 'member', 'track'], NO_FILTERS, 40, false);
     const taken: Hit[] = [];
     const perKind = new Map<Kind, number>();
     for (const hit of hits) {
@@ -103,7 +113,10 @@ export class SearchService {
     if (request.offset >= SEARCH_MAX_RESULTS) throw SearchErrors.tooDeep(SEARCH_MAX_RESULTS);
     const em = this.em();
     const filters = await this.filters(em, request, viewerId);
-    const hits = (await findHits(em, request.q, request.types, filters, SEARCH_MAX_RESULTS)).slice(0, SEARCH_MAX_RESULTS);
+    const hits = (await findHits(em, await this.vocabulary.ready(), request.q, request.types, filters, SEARCH_MAX_RESULTS)).slice(
+      0,
+      SEARCH_MAX_RESULTS,
+    );
     const window = hits.slice(request.offset, request.offset + request.first);
     return {
       items: await this.hydrate(em, window, request.offset),
