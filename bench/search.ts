@@ -132,7 +132,7 @@ async function main() {
   }
   const storage = new LocalStorage('/tmp/mixcrate-bench-search');
   const tracks = new TracksService(orm, storage, async () => []);
-  const search = new SearchService(orm, new MixesService(orm, storage, tracks, savedByViewerSql), '', { warn: () => undefined });
+  const search = new SearchService(orm, new MixesService(orm, storage, tracks, savedByViewerSql), database.url, { warn: () => undefined });
   const queries = await makeQueries(client);
   const engines: { name: string; run(query: Query, limit: number): Promise<string | null> }[] = [
     {

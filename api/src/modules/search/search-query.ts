@@ -4,12 +4,10 @@
  * rarest typed words, per kind, with any document whose title was typed exactly, checked against the mixes' visibility
  * and the filters), and the visible mixes that play the best matching tracks. Ranking is search-score.ts.
  */
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { named } from '../../shared/sql.js';
 import { VISIBLE_MIX_SQL } from '../mixes/index.js';
 import { words } from '../tracks/index.js';
 import { suspendedSql } from '../users/index.js';
-import { pgArray } from './search-index.js';
+import type { SearchDb } from './search-db.js';
 import { type Candidate, matcher, scoreDoc, type TypedQuery } from './search-score.js';
 import { type DocBody, KIND, KIND_OF_CODE, type Kind } from './search-text.js';
 import type { VocabularyWord as Variant, VocabularyIndex } from './search-vocabulary.js';
@@ -71,7 +69,7 @@ interface CandidateRow {
 
 /** Ranked hits for the typed text: at most `depth` per kind looked at, best first. */
 export async function findHits(
-  em: EntityManager,
+  db: SearchDb,
   vocabulary: VocabularyIndex,
   text: string,
   kinds: readonly Kind[],
@@ -100,32 +98,33 @@ export async function findHits(
   const searched = [...new Set(wantsMixes && throughTracklists ? [...kinds, 'track' as const] : kinds)].map((kind) => KIND[kind]);
   // The postings read, in all: about twice what is shown, shared by the probe's variants and the kinds.
   const perVariant = Math.max(MIN_PER_VARIANT, Math.ceil((depth * 2) / Math.max(1, probe.length * searched.length)));
-  const [sql, params] = named(
+  const rows = await db.query<CandidateRow>(
     `with hits as (
        select p.doc_no from unnest(:probe::int[]) as w(id) cross join unnest(:kinds::smallint[]) as k(kind)
-        cross join lateral (select p.doc_no from search_posting p join search_doc d on d.doc_no = p.doc_no
-                             where p.word_id = w.id and p.kind = k.kind ${second.length > 0 ? 'and d.words && :second::int[]' : ''}
+        cross join lateral (select p.doc_no from search_posting p
+                             where p.word_id = w.id and p.kind = k.kind
+                               ${second.length > 0 ? 'and (select d.words && :second::int[] from search_doc d where d.doc_no = p.doc_no)' : ''}
                              order by p.doc_no desc limit :perVariant) p
        union
-       (select doc_no from search_doc where name_key like :keyStart and kind = any(:kinds::smallint[]) limit :perVariant)
+       (select doc_no from search_doc where name_key ~>=~ :keyStart and name_key ~<~ :keyEnd and kind = any(:kinds::smallint[]) limit :perVariant)
      )
      select d.kind, d.ref_id, d.body, d.name_key, m.play_count as plays, m.published_at as at
        from hits h join search_doc d on d.doc_no = h.doc_no
        left join lateral (select mix.play_count, mix.published_at from mix
-                           where d.kind = ${KIND.mix} and mix.id = d.ref_id and ${VISIBLE_MIX_SQL} ${filterSql(filters)}) m on true
+                           where mix.id = (case when d.kind = ${KIND.mix} then d.ref_id end) and ${VISIBLE_MIX_SQL} ${filterSql(filters)}) m on true
       where (d.kind <> ${KIND.mix} or m.published_at is not null)
         and (d.kind <> ${KIND.member} or not exists (select 1 from app_user su where su.id = d.ref_id and ${suspendedSql('su')}))`,
     {
-      probe: pgArray(probe.map((v) => v.id)),
-      kinds: pgArray(searched),
+      probe: probe.map((v) => v.id),
+      kinds: searched,
       perVariant,
-      ...(second.length > 0 ? { second: pgArray(second.map((v) => v.id)) } : {}),
-      // Words are letters and digits only, so the typed key holds no LIKE wildcard.
-      keyStart: `${query.key}%`,
+      ...(second.length > 0 ? { second: second.map((v) => v.id) } : {}),
+      // Titles starting with the typed key: a range in the index's byte order (the last character sorts after all).
+      keyStart: query.key,
+      keyEnd: `${query.key}\u{10ffff}`,
       ...filterParams(filters),
     },
   );
-  const rows = await em.execute<CandidateRow[]>(sql, params);
   const now = Date.now();
   const candidateOf = (row: CandidateRow): Candidate => ({
     body: row.body,
@@ -141,22 +140,21 @@ export async function findHits(
     if (score !== null) scored.push({ kind: KIND_OF_CODE[row.kind] as Kind, id: row.ref_id, score, viaTrackId: null });
   }
   scored.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
-  if (wantsMixes && throughTracklists) await addTracklistMixes(em, scored, filters);
+  if (wantsMixes && throughTracklists) await addTracklistMixes(db, scored, filters);
   const wanted = new Set(kinds);
   return scored.filter((hit) => wanted.has(hit.kind)).sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
 }
 
 /** Mixes that play the best matching tracks join the hits ("mixes that play Tomi Sato"), or keep their better score. */
-async function addTracklistMixes(em: EntityManager, hits: Hit[], filters: SearchFilters): Promise<void> {
+async function addTracklistMixes(db: SearchDb, hits: Hit[], filters: SearchFilters): Promise<void> {
   const tracks = hits.filter((hit) => hit.kind === 'track').slice(0, TRACKLIST_TRACKS);
   if (tracks.length === 0) return;
-  const [sql, params] = named(
+  const rows = await db.query<{ id: string; track_id: string }>(
     `select distinct on (mix.id) mix.id, mt.track_id from mix_track mt join mix on mix.id = mt.mix_id
       where mt.track_id = any(:tracks::uuid[]) and ${VISIBLE_MIX_SQL} ${filterSql(filters)}
       order by mix.id, array_position(:tracks::uuid[], mt.track_id) limit 200`,
-    { tracks: pgArray(tracks.map((hit) => hit.id)), ...filterParams(filters) },
+    { tracks: tracks.map((hit) => hit.id), ...filterParams(filters) },
   );
-  const rows = await em.execute<{ id: string; track_id: string }[]>(sql, params);
   const trackScore = new Map(tracks.map((hit) => [hit.id, hit.score]));
   const mixes = new Map(hits.filter((hit) => hit.kind === 'mix').map((hit) => [hit.id, hit]));
   for (const row of rows) {
