@@ -225,7 +225,7 @@ async function main() {
   );
   const sizes = await client.query<{ name: string; bytes: string }>(
     `select relname as name, pg_total_relation_size(oid) as bytes from pg_class
-      where relname in ('search_word', 'search_word_key', 'search_doc', 'search_posting', 'bench_text') and relkind = 'r'
+      where relname in ('search_word', 'search_doc', 'search_posting', 'bench_text') and relkind = 'r'
      union all select 'bench_text_fts (GIN)', pg_relation_size('bench_text_fts')
      union all select 'bench_text_trgm (GIN)', pg_relation_size('bench_text_trgm')`,
   );
