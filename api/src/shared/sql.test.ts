@@ -15,3 +15,7 @@ test('a missing or an unused parameter is a programming error, caught at once', 
   expect(() => named('select :a', {})).toThrow(':a');
   expect(() => named('select 1', { a: 1 })).toThrow(':a');
 });
+
+test("numbered: node-postgres's $1 form, one number per appearance", () => {
+  expect(named('select :a::int, :b where x = :a', { a: 1, b: 'two' }, true)).toEqual(['select $1::int, $2 where x = $3', [1, 'two', 1]]);
+});

@@ -21,6 +21,7 @@ import { Migration20261222000000_search } from './Migration20261222000000_search
 import { Migration20261223000000_recommendations } from './Migration20261223000000_recommendations.js';
 import { Migration20261224000000_trust } from './Migration20261224000000_trust.js';
 import { Migration20261225000000_reward_tracks } from './Migration20261225000000_reward_tracks.js';
+import { Migration20261226000000_search_vocabulary_in_memory } from './Migration20261226000000_search_vocabulary_in_memory.js';
 
 /** Every migration, in order. Listed explicitly so discovery does not depend on file globs or the build tool. */
 export const migrations = [
@@ -47,4 +48,5 @@ export const migrations = [
   { name: 'Migration20261223000000_recommendations', class: Migration20261223000000_recommendations },
   { name: 'Migration20261224000000_trust', class: Migration20261224000000_trust },
   { name: 'Migration20261225000000_reward_tracks', class: Migration20261225000000_reward_tracks },
+  { name: 'Migration20261226000000_search_vocabulary_in_memory', class: Migration20261226000000_search_vocabulary_in_memory },
 ];

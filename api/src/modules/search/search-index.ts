@@ -1,16 +1,17 @@
 /**
  * Keeping the search index in step (docs/search.md#freshness): the rows the triggers queued in `search_pending` are
- * read back from their tables; what may be found gets its document (words, deletion keys of new words, postings, word
- * counts), what may not (a draft, a deactivated mix, a member without a user name, a typed-by-hand track no visible mix
- * plays, a deleted row) loses it.
+ * read back from their tables; what may be found gets its document (words, postings, word counts), what may not (a
+ * draft, a deactivated mix, a member without a user name, a typed-by-hand track no visible mix plays, a deleted row)
+ * loses it.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { VISIBLE_MIX_SQL } from '../mixes/index.js';
-import { deletionKeys } from '../tracks/index.js';
 import { activeMemberSql } from '../users/index.js';
 import { bodyWords, type DocBody, KIND, memberBody, mixBody, nameKey, trackBody } from './search-text.js';
 
 const json = (value: unknown) => JSON.stringify(value);
+/** The channel new words are announced on (payload: the first new word's id). */
+export const WORDS_CHANNEL = 'search_words';
 /** A PostgreSQL array literal of ids or numbers (bound as one value; a JS array would be spread into a list). */
 export const pgArray = (list: readonly (string | number)[]) => `{${list.join(',')}}`;
 
@@ -21,73 +22,102 @@ interface Wanted {
   nameKey: string;
 }
 
+interface SourceRow {
+  id: string;
+  title: string;
+  genre: string;
+  display_name: string;
+  user_name: string | null;
+  creators: { name: string }[];
+  label: { name: string } | null;
+}
+
+/**
+ * What may be found, by kind: the rows (`where` narrows them further) and the document each becomes. `order` is the
+ * order a full build reads them in, oldest first, so the newest documents get the highest numbers.
+ */
+const SOURCES = [
+  {
+    kind: KIND.mix,
+    sql: (
+      where: string,
+    ) => `select mix.id, mix.title, mix.genre, u.display_name, u.user_name from mix join app_user u on u.id = mix.owner_id
+      where ${VISIBLE_MIX_SQL} ${where}`,
+    key: 'mix.id',
+    order: 'mix.published_at, mix.id',
+    doc: (row: SourceRow): Wanted => ({
+      kind: KIND.mix,
+      refId: row.id,
+      body: mixBody({ title: row.title, genre: row.genre, displayName: row.display_name, userName: row.user_name }),
+      nameKey: nameKey(row.title),
+    }),
+  },
+  {
+    kind: KIND.member,
+    sql: (where: string) =>
+      `select id, display_name, user_name from app_user u where user_name is not null and ${activeMemberSql('u')} ${where}`,
+    key: 'u.id',
+    order: 'u.created_at, u.id',
+    doc: (row: SourceRow): Wanted => ({
+      kind: KIND.member,
+      refId: row.id,
+      body: memberBody({ displayName: row.display_name, userName: row.user_name ?? '' }),
+      nameKey: nameKey(row.display_name),
+    }),
+  },
+  {
+    kind: KIND.track,
+    sql: (where: string) => `select t.id, t.title, t.creators, t.label from track t where (not t.is_manual or exists (
+         select 1 from mix_track mt join mix on mix.id = mt.mix_id where mt.track_id = t.id and ${VISIBLE_MIX_SQL})) ${where}`,
+    key: 't.id',
+    order: 't.created_at, t.id',
+    doc: (row: SourceRow): Wanted => ({ kind: KIND.track, refId: row.id, body: trackBody(row), nameKey: nameKey(row.title) }),
+  },
+];
+
 /** The documents the queued rows should have now (missing: the row may not be found). */
 async function wantedDocs(em: EntityManager, queued: { kind: number; ref_id: string }[]): Promise<Wanted[]> {
-  const ids = (kind: number) => queued.filter((row) => row.kind === kind).map((row) => row.ref_id);
   const wanted: Wanted[] = [];
-  const mixIds = ids(KIND.mix);
-  if (mixIds.length > 0) {
-    const rows = await em.execute<{ id: string; title: string; genre: string; display_name: string; user_name: string | null }[]>(
-      `select mix.id, mix.title, mix.genre, u.display_name, u.user_name from mix join app_user u on u.id = mix.owner_id
-        where mix.id = any(?::uuid[]) and ${VISIBLE_MIX_SQL}`,
-      [pgArray(mixIds)],
-    );
-    for (const row of rows) {
-      const body = mixBody({ title: row.title, genre: row.genre, displayName: row.display_name, userName: row.user_name });
-      wanted.push({ kind: KIND.mix, refId: row.id, body, nameKey: nameKey(row.title) });
-    }
-  }
-  const memberIds = ids(KIND.member);
-  if (memberIds.length > 0) {
-    const rows = await em.execute<{ id: string; display_name: string; user_name: string }[]>(
-      `select id, display_name, user_name from app_user u where id = any(?::uuid[]) and user_name is not null and ${activeMemberSql('u')}`,
-      [pgArray(memberIds)],
-    );
-    for (const row of rows) {
-      const body = memberBody({ displayName: row.display_name, userName: row.user_name });
-      wanted.push({ kind: KIND.member, refId: row.id, body, nameKey: nameKey(row.display_name) });
-    }
-  }
-  const trackIds = ids(KIND.track);
-  if (trackIds.length > 0) {
-    const rows = await em.execute<{ id: string; title: string; creators: { name: string }[]; label: { name: string } | null }[]>(
-      `select t.id, t.title, t.creators, t.label from track t where t.id = any(?::uuid[]) and (not t.is_manual or exists (
-         select 1 from mix_track mt join mix on mix.id = mt.mix_id where mt.track_id = t.id and ${VISIBLE_MIX_SQL}))`,
-      [pgArray(trackIds)],
-    );
-    for (const row of rows) wanted.push({ kind: KIND.track, refId: row.id, body: trackBody(row), nameKey: nameKey(row.title) });
+  for (const source of SOURCES) {
+    const ids = queued.filter((row) => row.kind === source.kind).map((row) => row.ref_id);
+    if (ids.length === 0) continue;
+    const rows = await em.execute<SourceRow[]>(source.sql(`and ${source.key} = any(?::uuid[])`), [pgArray(ids)]);
+    for (const row of rows) wanted.push(source.doc(row));
   }
   return wanted;
 }
 
-/** Word ids for these words, adding new ones to the vocabulary with their deletion keys. */
+/**
+ * Word ids for these words, adding new ones to the vocabulary; new words are announced to every instance's in-memory
+ * vocabulary (search-vocabulary.ts) when the transaction commits, naming the first new id.
+ */
 async function wordIds(em: EntityManager, vocabulary: string[]): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
   if (vocabulary.length === 0) return ids;
+  const known = await em.execute<{ id: number; word: string }[]>(
+    'select id, word from search_word where word in (select jsonb_array_elements_text(?::jsonb))',
+    [json(vocabulary)],
+  );
+  for (const row of known) ids.set(row.word, row.id);
+  const missing = vocabulary.filter((word) => !ids.has(word));
+  if (missing.length === 0) return ids;
   const created = await em.execute<{ id: number; word: string }[]>(
     `insert into search_word (word) select w from jsonb_array_elements_text(?::jsonb) as w order by w
      on conflict (word) do nothing returning id, word`,
-    [json(vocabulary)],
+    [json(missing)],
   );
-  const keys: [string, number][] = [];
-  for (const { id, word } of created) {
-    ids.set(word, id);
-    for (const key of deletionKeys(word)) keys.push([key, id]);
+  for (const { id, word } of created) ids.set(word, id);
+  if (created.length > 0) {
+    await em.execute(`select pg_notify('${WORDS_CHANNEL}', ?)`, [String(Math.min(...created.map((row) => row.id)))]);
   }
-  for (let start = 0; start < keys.length; start += 50_000) {
-    await em.execute(
-      `insert into search_word_key (key, word_id)
-       select k->>0, (k->>1)::int from jsonb_array_elements(?::jsonb) as k on conflict do nothing`,
-      [json(keys.slice(start, start + 50_000))],
-    );
-  }
-  const missing = vocabulary.filter((word) => !ids.has(word));
-  if (missing.length > 0) {
-    const known = await em.execute<{ id: number; word: string }[]>(
+  // Added meanwhile by another instance's transaction.
+  const raced = missing.filter((word) => !ids.has(word));
+  if (raced.length > 0) {
+    const rows = await em.execute<{ id: number; word: string }[]>(
       'select id, word from search_word where word in (select jsonb_array_elements_text(?::jsonb))',
-      [json(missing)],
+      [json(raced)],
     );
-    for (const row of known) ids.set(row.word, row.id);
+    for (const row of rows) ids.set(row.word, row.id);
   }
   return ids;
 }
@@ -166,6 +196,91 @@ export async function indexQueued(em: EntityManager, queued: { kind: number; ref
       [json(changes)],
     );
   }
+}
+
+/** Source rows read per fetch, and documents written per statement, while building the whole index. */
+const BUILD_CHUNK = 20_000;
+
+/**
+ * Builds the whole index at once, for an empty index (a new installation, or the bench): every row that may be found
+ * is read through a cursor, oldest first, its document written in chunks, and then the postings in one sorted insert
+ * (an ascending insert into an empty B-tree fills its pages in order) and the word counts. The queue is emptied first
+ * (inside the transaction): a row changed meanwhile is queued again by its trigger once this commits. Returns the
+ * documents written, or null when the index was not empty (another instance built it).
+ */
+export async function buildIndex(em: EntityManager): Promise<number | null> {
+  return em.transactional(async (tx) => {
+    await tx.execute("select pg_advisory_xact_lock(hashtext('search_build'))");
+    const [any] = await tx.execute<{ built: boolean }[]>('select exists (select 1 from search_doc) as built');
+    if (any?.built) return null;
+    await tx.execute('delete from search_pending');
+    await tx.execute('delete from search_posting');
+    await tx.execute("set local work_mem = '256MB'");
+    const ids = new Map<string, number>();
+    const counts = new Map<number, number>();
+    for (const row of await tx.execute<{ id: number; word: string }[]>('select id, word from search_word')) ids.set(row.word, row.id);
+    const [top] = await tx.execute<{ id: number }[]>(
+      'select greatest(coalesce(max(id), 0), (select last_value from search_word_id_seq)) as id from search_word',
+    );
+    const firstNew = (top?.id ?? 0) + 1;
+    let nextId = firstNew;
+    const added: [number, string][] = [];
+    let written = 0;
+    for (const source of SOURCES) {
+      await tx.execute(`declare search_build no scroll cursor for ${source.sql(`order by ${source.order}`)}`);
+      for (;;) {
+        const rows = await tx.execute<SourceRow[]>(`fetch forward ${BUILD_CHUNK} from search_build`);
+        const docs = rows.map((row) => {
+          const doc = source.doc(row);
+          const words = bodyWords(doc.body).map((word) => {
+            let id = ids.get(word);
+            if (id === undefined) {
+              id = nextId++;
+              ids.set(word, id);
+              added.push([id, word]);
+            }
+            counts.set(id, (counts.get(id) ?? 0) + 1);
+            return id;
+          });
+          return { kind: doc.kind, ref_id: doc.refId, words: pgArray(words), body: doc.body, name_key: doc.nameKey };
+        });
+        if (docs.length > 0) {
+          await tx.execute(
+            `insert into search_doc (kind, ref_id, words, body, name_key)
+             select u.kind, u.ref_id, u.words::int[], u.body, u.name_key
+               from jsonb_to_recordset(?::jsonb) as u(kind smallint, ref_id uuid, words text, body jsonb, name_key text)`,
+            [json(docs)],
+          );
+        }
+        written += docs.length;
+        if (rows.length < BUILD_CHUNK) break;
+      }
+      await tx.execute('close search_build');
+    }
+    // Words held before (from documents since removed) get their counts again; new ones come with theirs.
+    await tx.execute('update search_word set df = 0 where df <> 0');
+    const known = [...ids.values()].filter((id) => id < firstNew && counts.has(id)).map((id) => [id, counts.get(id)]);
+    for (let start = 0; start < known.length; start += BUILD_CHUNK) {
+      await tx.execute('update search_word w set df = (d->>1)::int from jsonb_array_elements(?::jsonb) as d where w.id = (d->>0)::int', [
+        json(known.slice(start, start + BUILD_CHUNK)),
+      ]);
+    }
+    for (let start = 0; start < added.length; start += BUILD_CHUNK) {
+      const chunk = added.slice(start, start + BUILD_CHUNK).map(([id, word]) => [id, word, counts.get(id) ?? 0]);
+      await tx.execute(
+        'insert into search_word (id, word, df) select (w->>0)::int, w->>1, (w->>2)::int from jsonb_array_elements(?::jsonb) as w',
+        [json(chunk)],
+      );
+    }
+    if (added.length > 0) {
+      await tx.execute("select setval('search_word_id_seq', ?)", [nextId - 1]);
+      await tx.execute(`select pg_notify('${WORDS_CHANNEL}', ?)`, [String(firstNew)]);
+    }
+    await tx.execute(
+      'insert into search_posting (word_id, kind, doc_no) select w, d.kind, d.doc_no from search_doc d cross join unnest(d.words) as w order by 1, 2, 3',
+    );
+    return written;
+  });
 }
 
 /** Indexes queued rows, `batch` at a time, until none is left; returns how many rows were read. */

@@ -1,11 +1,13 @@
 /**
  * The indexer's loop (docs/search.md#freshness): it listens on `search_pending`, which the triggers notify on every
  * change, and indexes the queued rows a moment later; every few seconds it looks anyway, in case a notification was
- * missed while the connection was down. Several instances share the queue (rows are claimed with skip locked).
+ * missed while the connection was down. Several instances share the queue (rows are claimed with skip locked). It also
+ * hears the new words any instance's indexer adds (`search_words`) and passes them on to this instance's in-memory
+ * vocabulary, which the sweep refreshes too.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import pg from 'pg';
-import { indexPending } from './search-index.js';
+import { buildIndex, indexPending, WORDS_CHANNEL } from './search-index.js';
 
 const SETTLE_MS = 20;
 const SWEEP_MS = 5000;
@@ -17,11 +19,15 @@ export class SearchIndexer {
   private running: Promise<void> | null = null;
   private again = false;
   private closed = false;
+  /** Whether this instance has checked for an empty index (and built it whole) since it started. */
+  private checked = false;
 
   constructor(
     private readonly fork: () => EntityManager,
     private readonly connectionString: string,
     private readonly log: { warn(object: object, message: string): void },
+    /** New words were added (from `firstId` on, when known). */
+    private readonly onWords: (firstId?: number) => void = () => undefined,
   ) {}
 
   async start(): Promise<void> {
@@ -39,10 +45,13 @@ export class SearchIndexer {
       this.client = null;
       if (!this.closed) setTimeout(() => void this.listen(), 1000).unref();
     });
-    client.on('notification', () => this.soon());
+    client.on('notification', (message) => {
+      if (message.channel === WORDS_CHANNEL) this.onWords(Number(message.payload) || undefined);
+      else this.soon();
+    });
     try {
       await client.connect();
-      await client.query('listen search_pending');
+      await client.query(`listen search_pending; listen ${WORDS_CHANNEL}`);
       this.client = client;
     } catch (error) {
       this.log.warn({ err: error }, 'search indexer: could not listen; sweeping only');
@@ -69,7 +78,13 @@ export class SearchIndexer {
       do {
         this.again = false;
         try {
+          if (!this.checked) {
+            await buildIndex(this.fork());
+            this.checked = true;
+          }
           await indexPending(this.fork);
+          // Words this instance added (announced too, but this is sooner), and those a missed notification named.
+          this.onWords();
         } catch (error) {
           if (!this.closed) this.log.warn({ err: error }, 'search indexer: run failed');
         }

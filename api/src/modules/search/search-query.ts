@@ -4,19 +4,16 @@
  * rarest typed words, per kind, with any document whose title was typed exactly, checked against the mixes' visibility
  * and the filters), and the visible mixes that play the best matching tracks. Ranking is search-score.ts.
  */
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { named } from '../../shared/sql.js';
 import { VISIBLE_MIX_SQL } from '../mixes/index.js';
-import { deletionKeys, words } from '../tracks/index.js';
+import { words } from '../tracks/index.js';
 import { suspendedSql } from '../users/index.js';
-import { pgArray } from './search-index.js';
-import { type Candidate, MIN_PREFIX, matcher, scoreDoc, type TypedQuery, typedWordMatch } from './search-score.js';
+import type { SearchDb } from './search-db.js';
+import { type Candidate, matcher, scoreDoc, type TypedQuery } from './search-score.js';
 import { type DocBody, KIND, KIND_OF_CODE, type Kind } from './search-text.js';
+import type { VocabularyWord as Variant, VocabularyIndex } from './search-vocabulary.js';
 
 /** Typed words that count (more say nothing new). */
 const MAX_WORDS = 6;
-/** Words one typed start stands for: the most common ones. */
-const PREFIX_WORDS = 30;
 /** Variants of one typed word that look for documents. */
 const PROBE_VARIANTS = 24;
 /** A mix found through its tracklist counts this much of the track's score. */
@@ -42,32 +39,6 @@ export interface Hit {
   score: number;
   /** For a mix found through its tracklist: the track it plays. */
   viaTrackId: string | null;
-}
-
-interface Variant {
-  id: number;
-  word: string;
-  df: number;
-}
-
-const json = (value: unknown) => JSON.stringify(value);
-
-/** The typed words and the vocabulary words each may stand for. */
-async function vocabulary(em: EntityManager, query: TypedQuery): Promise<Variant[][]> {
-  const keys = [...new Set(query.words.flatMap((word) => deletionKeys(word)))];
-  const last = query.words.at(-1) ?? '';
-  const prefix = last.length >= MIN_PREFIX ? `${last}%` : '';
-  const [sql, params] = named(
-    `select w.id, w.word, w.df from search_word_key k join search_word w on w.id = k.word_id
-      where k.key in (select jsonb_array_elements_text(:keys::jsonb))
-     union
-     select id, word, df from (
-       select id, word, df from (select id, word, df from search_word where :prefix <> '' and word like :prefix order by word limit 2000) s
-        order by df desc limit ${PREFIX_WORDS}) p`,
-    { keys: json(keys), prefix },
-  );
-  const rows = await em.execute<Variant[]>(sql, params);
-  return query.words.map((typed, index) => rows.filter((row) => typedWordMatch(typed, row.word, index === query.words.length - 1) >= 0.6));
 }
 
 const filterSql = (filters: SearchFilters) =>
@@ -98,7 +69,8 @@ interface CandidateRow {
 
 /** Ranked hits for the typed text: at most `depth` per kind looked at, best first. */
 export async function findHits(
-  em: EntityManager,
+  db: SearchDb,
+  vocabulary: VocabularyIndex,
   text: string,
   kinds: readonly Kind[],
   filters: SearchFilters,
@@ -109,7 +81,7 @@ export async function findHits(
   const typed = words(text).slice(0, MAX_WORDS);
   if (typed.length === 0) return [];
   const query: TypedQuery = { words: typed, key: typed.join(' ') };
-  const variants = await vocabulary(em, query);
+  const variants = vocabulary.variants(typed);
   // The rarest typed word (fewest documents over its variants) finds the candidates: the newest documents holding it
   // and, when more words were typed, a variant of the next rarest too (read until enough are found). A word still
   // being typed finds candidates only when no whole word can: its variants are the commonest words it starts, while the
@@ -126,32 +98,33 @@ export async function findHits(
   const searched = [...new Set(wantsMixes && throughTracklists ? [...kinds, 'track' as const] : kinds)].map((kind) => KIND[kind]);
   // The postings read, in all: about twice what is shown, shared by the probe's variants and the kinds.
   const perVariant = Math.max(MIN_PER_VARIANT, Math.ceil((depth * 2) / Math.max(1, probe.length * searched.length)));
-  const [sql, params] = named(
+  const rows = await db.query<CandidateRow>(
     `with hits as (
        select p.doc_no from unnest(:probe::int[]) as w(id) cross join unnest(:kinds::smallint[]) as k(kind)
-        cross join lateral (select p.doc_no from search_posting p join search_doc d on d.doc_no = p.doc_no
-                             where p.word_id = w.id and p.kind = k.kind ${second.length > 0 ? 'and d.words && :second::int[]' : ''}
+        cross join lateral (select p.doc_no from search_posting p
+                             where p.word_id = w.id and p.kind = k.kind
+                               ${second.length > 0 ? 'and (select d.words && :second::int[] from search_doc d where d.doc_no = p.doc_no)' : ''}
                              order by p.doc_no desc limit :perVariant) p
        union
-       (select doc_no from search_doc where name_key like :keyStart and kind = any(:kinds::smallint[]) limit :perVariant)
+       (select doc_no from search_doc where name_key ~>=~ :keyStart and name_key ~<~ :keyEnd and kind = any(:kinds::smallint[]) limit :perVariant)
      )
      select d.kind, d.ref_id, d.body, d.name_key, m.play_count as plays, m.published_at as at
        from hits h join search_doc d on d.doc_no = h.doc_no
        left join lateral (select mix.play_count, mix.published_at from mix
-                           where d.kind = ${KIND.mix} and mix.id = d.ref_id and ${VISIBLE_MIX_SQL} ${filterSql(filters)}) m on true
+                           where mix.id = (case when d.kind = ${KIND.mix} then d.ref_id end) and ${VISIBLE_MIX_SQL} ${filterSql(filters)}) m on true
       where (d.kind <> ${KIND.mix} or m.published_at is not null)
         and (d.kind <> ${KIND.member} or not exists (select 1 from app_user su where su.id = d.ref_id and ${suspendedSql('su')}))`,
     {
-      probe: pgArray(probe.map((v) => v.id)),
-      kinds: pgArray(searched),
+      probe: probe.map((v) => v.id),
+      kinds: searched,
       perVariant,
-      ...(second.length > 0 ? { second: pgArray(second.map((v) => v.id)) } : {}),
-      // Words are letters and digits only, so the typed key holds no LIKE wildcard.
-      keyStart: `${query.key}%`,
+      ...(second.length > 0 ? { second: second.map((v) => v.id) } : {}),
+      // Titles starting with the typed key: a range in the index's byte order (the last character sorts after all).
+      keyStart: query.key,
+      keyEnd: `${query.key}\u{10ffff}`,
       ...filterParams(filters),
     },
   );
-  const rows = await em.execute<CandidateRow[]>(sql, params);
   const now = Date.now();
   const candidateOf = (row: CandidateRow): Candidate => ({
     body: row.body,
@@ -167,22 +140,21 @@ export async function findHits(
     if (score !== null) scored.push({ kind: KIND_OF_CODE[row.kind] as Kind, id: row.ref_id, score, viaTrackId: null });
   }
   scored.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
-  if (wantsMixes && throughTracklists) await addTracklistMixes(em, scored, filters);
+  if (wantsMixes && throughTracklists) await addTracklistMixes(db, scored, filters);
   const wanted = new Set(kinds);
   return scored.filter((hit) => wanted.has(hit.kind)).sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
 }
 
 /** Mixes that play the best matching tracks join the hits ("mixes that play Tomi Sato"), or keep their better score. */
-async function addTracklistMixes(em: EntityManager, hits: Hit[], filters: SearchFilters): Promise<void> {
+async function addTracklistMixes(db: SearchDb, hits: Hit[], filters: SearchFilters): Promise<void> {
   const tracks = hits.filter((hit) => hit.kind === 'track').slice(0, TRACKLIST_TRACKS);
   if (tracks.length === 0) return;
-  const [sql, params] = named(
+  const rows = await db.query<{ id: string; track_id: string }>(
     `select distinct on (mix.id) mix.id, mt.track_id from mix_track mt join mix on mix.id = mt.mix_id
       where mt.track_id = any(:tracks::uuid[]) and ${VISIBLE_MIX_SQL} ${filterSql(filters)}
       order by mix.id, array_position(:tracks::uuid[], mt.track_id) limit 200`,
-    { tracks: pgArray(tracks.map((hit) => hit.id)), ...filterParams(filters) },
+    { tracks: tracks.map((hit) => hit.id), ...filterParams(filters) },
   );
-  const rows = await em.execute<{ id: string; track_id: string }[]>(sql, params);
   const trackScore = new Map(tracks.map((hit) => [hit.id, hit.score]));
   const mixes = new Map(hits.filter((hit) => hit.kind === 'mix').map((hit) => [hit.id, hit]));
   for (const row of rows) {

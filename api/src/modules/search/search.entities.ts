@@ -5,7 +5,7 @@ import { ArrayType, defineEntity, p } from '@mikro-orm/core';
  * SQL only; declared here so the schema the entities describe matches the migrations.
  */
 
-/** A normalised word of any document, and how many documents hold it (`df`). */
+/** A normalised word of any document, and how many documents hold it (`df`); its deletion keys are in memory (search-vocabulary.ts). */
 export const SearchWord = defineEntity({
   name: 'SearchWord',
   tableName: 'search_word',
@@ -20,16 +20,6 @@ export const SearchWord = defineEntity({
       expression: 'create index "search_word_prefix_idx" on "search_word" ("word" varchar_pattern_ops)',
     },
   ],
-});
-
-/** A deletion variant of a word (SymSpell, as the catalogue's): typed words find indexed words within their typo budget. */
-export const SearchWordKey = defineEntity({
-  name: 'SearchWordKey',
-  tableName: 'search_word_key',
-  properties: {
-    key: p.string().length(64).primary(),
-    wordId: p.integer().primary(),
-  },
 });
 
 /** One searchable thing: kind 1 a mix, 2 a member, 3 a track; its words (ids) and its text by field (`body`). */
@@ -74,4 +64,4 @@ export const SearchPending = defineEntity({
   },
 });
 
-export const searchEntities = [SearchWord, SearchWordKey, SearchDoc, SearchPosting, SearchPending];
+export const searchEntities = [SearchWord, SearchDoc, SearchPosting, SearchPending];

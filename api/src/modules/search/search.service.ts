@@ -16,11 +16,13 @@ import {
   suggestInput,
 } from './search.inputs.js';
 import { searchPolicy } from './search.policy.js';
+import { SearchDb } from './search-db.js';
 import { pgArray } from './search-index.js';
 import { SearchIndexer } from './search-indexer.js';
 
 import { findHits, type Hit, type SearchFilters } from './search-query.js';
 import type { Kind } from './search-text.js';
+import { SearchVocabulary } from './search-vocabulary.js';
 
 /** One result: what was found, ready to show. */
 export type SearchItem =
@@ -50,6 +52,8 @@ const NO_FILTERS: SearchFilters = { genre: null, withinKm: null, origin: null, m
 /** Search over mixes, members and tracks (docs/search.md), and the indexer that keeps it current. */
 export class SearchService {
   readonly indexer: SearchIndexer;
+  private readonly vocabulary: SearchVocabulary;
+  private readonly db: SearchDb;
 
   constructor(
     private readonly orm: Orm,
@@ -57,7 +61,16 @@ export class SearchService {
     connectionString: string,
     log: { warn(object: object, message: string): void },
   ) {
-    this.indexer = new SearchIndexer(() => this.em(), connectionString, log);
+    this.db = new SearchDb(connectionString);
+    this.vocabulary = new SearchVocabulary((sql, params) => this.em().execute(sql, params));
+    this.indexer = new SearchIndexer(
+      () => this.em(),
+      connectionString,
+      log,
+      (firstId) => {
+        this.vocabulary.refresh(firstId).catch((error: unknown) => log.warn({ err: error }, 'search: vocabulary refresh failed'));
+      },
+    );
   }
 
   private em(): EntityManager {
@@ -77,8 +90,7 @@ export class SearchService {
   /** At most eight results for the text typed so far, grouped by kind, at most four of a kind. */
   async suggest(raw: unknown): Promise<Suggestions> {
     const { q } = parseInput(suggestInput, raw);
-    const em = this.em();
-    const hits = await findHits(em, q, ['mix', 'member', 'track'], NO_FILTERS, 40, false);
+    const hits = await findHits(this.db, await this.vocabulary.ready(), q, ['mix', 'member', 'track'], NO_FILTERS, 40, false);
     const taken: Hit[] = [];
     const perKind = new Map<Kind, number>();
     for (const hit of hits) {
@@ -88,7 +100,7 @@ export class SearchService {
       perKind.set(hit.kind, count + 1);
       taken.push(hit);
     }
-    const items = await this.hydrate(em, taken, 0);
+    const items = await this.hydrate(taken, 0);
     return {
       mixes: items.filter((item) => item.kind === 'mix'),
       members: items.filter((item) => item.kind === 'member'),
@@ -101,12 +113,14 @@ export class SearchService {
     viewerId: string | null,
   ): Promise<SearchPage> {
     if (request.offset >= SEARCH_MAX_RESULTS) throw SearchErrors.tooDeep(SEARCH_MAX_RESULTS);
-    const em = this.em();
-    const filters = await this.filters(em, request, viewerId);
-    const hits = (await findHits(em, request.q, request.types, filters, SEARCH_MAX_RESULTS)).slice(0, SEARCH_MAX_RESULTS);
+    const filters = await this.filters(this.em(), request, viewerId);
+    const hits = (await findHits(this.db, await this.vocabulary.ready(), request.q, request.types, filters, SEARCH_MAX_RESULTS)).slice(
+      0,
+      SEARCH_MAX_RESULTS,
+    );
     const window = hits.slice(request.offset, request.offset + request.first);
     return {
-      items: await this.hydrate(em, window, request.offset),
+      items: await this.hydrate(window, request.offset),
       totalCount: hits.length,
       hasNextPage: request.offset + request.first < hits.length,
       hasPreviousPage: request.offset > 0,
@@ -136,21 +150,26 @@ export class SearchService {
     };
   }
 
-  /** The hits' mixes, members and tracks, one statement per kind on the page; a row gone since is left out. */
-  private async hydrate(em: EntityManager, hits: readonly Hit[], offset: number): Promise<SearchItem[]> {
+  /** The hits' mixes, members and tracks, one statement per kind on the page, at once; a row gone since is left out. */
+  private async hydrate(hits: readonly Hit[], offset: number): Promise<SearchItem[]> {
     const ids = (kind: Kind) => hits.filter((hit) => hit.kind === kind).map((hit) => hit.id);
     const mixIds = ids('mix');
     const memberIds = ids('member');
     const trackIds = ids('track');
-    const mixes = mixIds.length > 0 ? await this.mixes.viewsByIds(em, mixIds) : new Map<string, MixView>();
-    const members = new Map(
-      (memberIds.length > 0 ? await em.find(User, { id: { $in: memberIds } }) : []).map((user) => [user.id, user] as const),
-    );
-    const tracks = new Map<string, TrackView>();
-    if (trackIds.length > 0) {
-      const rows = await em.execute<TrackRow[]>(`select ${TRACK_COLUMNS} from track t where t.id = any(?::uuid[])`, [pgArray(trackIds)]);
-      for (const row of rows) tracks.set(row.id, trackView(row));
-    }
+    const [mixes, members, tracks] = await Promise.all([
+      mixIds.length > 0 ? this.mixes.viewsByIds(this.em(), mixIds) : new Map<string, MixView>(),
+      (async () =>
+        new Map(
+          (memberIds.length > 0 ? await this.em().find(User, { id: { $in: memberIds } }) : []).map((user) => [user.id, user] as const),
+        ))(),
+      (async () => {
+        const rows =
+          trackIds.length > 0
+            ? await this.em().execute<TrackRow[]>(`select ${TRACK_COLUMNS} from track t where t.id = any(?::uuid[])`, [pgArray(trackIds)])
+            : [];
+        return new Map<string, TrackView>(rows.map((row) => [row.id, trackView(row)] as const));
+      })(),
+    ]);
     const items: SearchItem[] = [];
     hits.forEach((hit, index) => {
       const cursor = encodeOffset(offset + index);
@@ -170,5 +189,6 @@ export class SearchService {
 
   async close(): Promise<void> {
     await this.indexer.close();
+    await this.db.close();
   }
 }
