@@ -78,9 +78,8 @@ const trackOf = (row: TrackRow): CatalogueTrack => ({
   popularity: row.popularity,
 });
 
-/** Candidates for each typed row, in row order: up to CANDIDATES_PER_ROW catalogue tracks each, best first. */
-export async function lookupRows(em: EntityManager, rows: readonly LookupRow[]): Promise<CatalogueTrack[][]> {
-  const texts = rows.map((row) => typedText(row.artist, row.title));
+/** The one statement that finds a tracklist's candidates (with its parameters), or null when no row has a word to look for. */
+export function candidateStatement(texts: readonly TrackText[]): { sql: string; params: unknown[] } | null {
   const keys: { key: string; tok: number }[] = [];
   const toks: { row: number; tok: number; field: number; word: string }[] = [];
   texts.forEach((text, row) => {
@@ -91,24 +90,29 @@ export async function lookupRows(em: EntityManager, rows: readonly LookupRow[]):
       for (const key of deletionKeys(word)) keys.push({ key, tok });
     }
   });
-  const answers: CatalogueTrack[][] = rows.map(() => []);
-  if (toks.length === 0) return answers;
+  if (toks.length === 0) return null;
   // The lateral subqueries' LIMIT / OFFSET keep each one an index probe per outer row: the planner cannot guess how
   // few rows the JSON parameters hold, and would otherwise join whole tables.
   // It reads a few thousand index entries: JIT compiling would cost more than the statement, so the pool turns it off
   // (db/orm.ts).
-  const found = await em.execute<(TrackRow & { row: number })[]>(
-    `with q as (select key, tok from jsonb_to_recordset(?::jsonb) as q(key text, tok int)),
+  return {
+    sql: `with q as (select key, tok from jsonb_to_recordset(?::jsonb) as q(key text, tok int)),
           toks as (select "row", tok, field, word from jsonb_to_recordset(?::jsonb) as t("row" int, tok int, field int, word text)),
-          cand as (
+          exact as (
+            select t.tok, w.id as word_id, w.df
+              from toks t cross join lateral (select id, df from catalogue_word w where w.word = t.word and w.df > 0 limit 1) w),
+          fuzzy as (
             select distinct q.tok, k.word_id
-              from q cross join lateral (select word_id from catalogue_word_key k where k.key = q.key offset 0) k),
+              from q cross join lateral (select word_id from catalogue_word_key k where k.key = q.key offset 0) k
+             where not exists (select 1 from exact e where e.tok = q.tok)),
+          cand as (
+            select tok, word_id, df, word_id as exact from exact
+            union all
+            select f.tok, f.word_id, w.df, 0
+              from fuzzy f cross join lateral (select df from catalogue_word w where w.id = f.word_id and w.df > 0 limit 1) w),
           tokstat as (
-            select c.tok, t."row", t.field, array_agg(c.word_id) as words, sum(w.df) as df,
-                   coalesce(min(c.word_id) filter (where w.word = t.word), 0) as exact
-              from cand c
-              join toks t on t.tok = c.tok
-              cross join lateral (select df, word from catalogue_word w where w.id = c.word_id and w.df > 0 limit 1) w
+            select c.tok, t."row", t.field, array_agg(c.word_id) as words, sum(c.df) as df, max(c.exact) as exact
+              from cand c join toks t on t.tok = c.tok
              group by c.tok, t."row", t.field),
           chosen as (
             select * from (
@@ -131,21 +135,27 @@ export async function lookupRows(em: EntityManager, rows: readonly LookupRow[]):
             select t."row", array_agg(c.word_id::bigint * 1024 + c.tok) as codes
               from cand c join toks t on t.tok = c.tok group by t."row"),
           scored as (
-            select f."row", t.id, t.popularity, cardinality(t.search_words) as size,
+            select f."row", ${TRACK_COLUMNS}, cardinality(t.search_words) as size,
                    (select count(distinct code % 1024) from unnest(rc.codes) as code
                      where (code / 1024)::int = any(t.search_words)) as matched
               from first_cut f
               join rowcodes rc on rc."row" = f."row"
-              cross join lateral (
-                select id, popularity, search_words from track where search_no = f.track_no and not is_manual limit 1) t),
-          second_cut as (
-            select "row", id from (
-              select s.*, row_number() over (partition by s."row" order by s.matched desc, s.size, s.popularity desc, s.id) as rank
-                from scored s) x
-             where rank <= ?)
-     select b."row", ${TRACK_COLUMNS} from second_cut b cross join lateral (select * from track where id = b.id limit 1) t`,
-    [JSON.stringify(keys), JSON.stringify(toks), POSTING_BUDGET, INTERSECT_BUDGET, FIRST_CUT, SECOND_CUT],
-  );
+              cross join lateral (select * from track where search_no = f.track_no and not is_manual limit 1) t)
+     select * from (
+       select s.*, row_number() over (partition by s."row" order by s.matched desc, s.size, s.popularity desc, s.id) as rank
+         from scored s) x
+      where rank <= ?`,
+    params: [JSON.stringify(keys), JSON.stringify(toks), POSTING_BUDGET, INTERSECT_BUDGET, FIRST_CUT, SECOND_CUT],
+  };
+}
+
+/** Candidates for each typed row, in row order: up to CANDIDATES_PER_ROW catalogue tracks each, best first. */
+export async function lookupRows(em: EntityManager, rows: readonly LookupRow[]): Promise<CatalogueTrack[][]> {
+  const texts = rows.map((row) => typedText(row.artist, row.title));
+  const answers: CatalogueTrack[][] = rows.map(() => []);
+  const statement = candidateStatement(texts);
+  if (!statement) return answers;
+  const found = await em.execute<(TrackRow & { row: number })[]>(statement.sql, statement.params);
   const byRow = new Map<number, { item: CatalogueTrack; text: TrackText; popularity: number }[]>();
   for (const row of found) {
     const list = byRow.get(row.row) ?? [];
