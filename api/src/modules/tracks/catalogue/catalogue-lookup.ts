@@ -48,7 +48,7 @@ export const MIN_SCORE = 1.6;
  * "Vepe", matches nothing here but still counts there). SECOND_CUT tracks per row are handed to the scorer.
  */
 const POSTING_BUDGET = 400;
-const INTERSECT_BUDGET = 10_000;
+const INTERSECT_BUDGET = 6_000;
 const INTERSECT_WORDS = 3;
 const FIRST_CUT = 30;
 /** In hits (2 per word read, 1 more when found as typed): one word read fewer than the row's best track. */
