@@ -6,14 +6,17 @@
  * Targets: p95 under 50 ms at 100,000 tracks and under 40 ms at 1,000,000.
  * BENCH_TRACKLIST_DB=PREFIX keeps one database per size (PREFIX_100000, ...) and reuses it on the next run, so a
  * change to the lookup is timed without importing 1,000,000 tracks again (migrations still run on it);
- * BENCH_TRACKLIST_RESEED=1 imports afresh.
+ * BENCH_TRACKLIST_RESEED=1 imports afresh. BENCH_TRACKLIST_EXPLAIN=1 prints the plan of one tracklist's statement, as
+ * EXPLAIN (ANALYZE, BUFFERS) shows it.
  */
 import { readFile } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import pino from 'pino';
 import { migrate, type Orm, openOrm } from '../api/src/db/orm.js';
 import { CatalogueService } from '../api/src/modules/tracks/catalogue/catalogue.service.js';
+import { candidateStatement } from '../api/src/modules/tracks/catalogue/catalogue-lookup.js';
 import { importCatalogue } from '../api/src/modules/tracks/catalogue/import.js';
+import { typedText } from '../api/src/modules/tracks/catalogue/normalise.js';
 import { Random } from '../api/src/shared/random.js';
 import { corruptQueries } from '../api/test/support/query-corruptions.js';
 import { type BenchDatabase, benchDatabase, out } from './support.js';
@@ -255,7 +258,7 @@ async function main(): Promise<void> {
 async function backendCpuSeconds(orm: Orm): Promise<number | null> {
   const pids = await orm.em
     .fork()
-    .execute<{ pid: number }[]>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+    .execute<{ pid: number }[]>('select pid from pg_stat_activity where datname = current_database()');
   let ticks = 0;
   for (const { pid } of pids) {
     try {
@@ -333,6 +336,13 @@ async function lookups(orm: Orm, service: CatalogueService, size: number): Promi
   out(
     `  per lookup: ${Math.round(buffers / count).toLocaleString('en')} buffers read, API CPU ${((apiUsed.user + apiUsed.system) / 1000 / count).toFixed(1)} ms, database CPU ${backendUsed === null ? 'unknown' : `${((1000 * backendUsed) / count).toFixed(1)} ms`}`,
   );
+  if (process.env.BENCH_TRACKLIST_EXPLAIN) {
+    const statement = candidateStatement(queries.slice(0, ROWS).map((row) => typedText(row.artist, row.title)));
+    if (statement) {
+      const plan = await orm.em.fork().execute<{ 'QUERY PLAN': string }[]>(`explain (analyze, buffers) ${statement.sql}`, statement.params);
+      for (const line of plan) out(`    ${line['QUERY PLAN']}`);
+    }
+  }
   const rows = timings.length * ROWS;
   out(`  right track first ${((100 * first) / rows).toFixed(1)}%, in the top 5 ${((100 * top5) / rows).toFixed(1)}% (synthetic catalogue)`);
   return target !== undefined && p95 >= target;
