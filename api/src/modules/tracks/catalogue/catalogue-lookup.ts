@@ -31,21 +31,29 @@ export const CANDIDATES_PER_ROW = 5;
 export const MIN_SCORE = 1.6;
 
 /**
- * Retrieval budgets. A row reads the postings of its rarest typed words (each with its typo variants) while their
- * total stays within POSTING_BUDGET, and always those of its rarest word. When every typed word is common, one word's
- * postings tell nothing (at 1,000,000 tracks a common word holds thousands of tracks, and the first cut would keep
- * arbitrary ones): the row then also reads its second rarest word, and the rarest word of each typed field (artist,
- * title), as long as they hold at most INTERSECT_BUDGET postings together, and the tracks holding most of the words
- * read (their intersection) come first, a typed word found as typed counting for more than a typo variant of it (in
- * a dense vocabulary a name's variants are other artists' names). Among tracks matching as many typed words, the
- * second cut keeps those with fewer words: the scorer rewards covering the track's words (a typed word too short for
- * a typo, "Vrpe" for "Vepe", matches nothing here but still counts there). FIRST_CUT tracks per row are kept after counting the words read, SECOND_CUT
- * after counting all typed words; those are handed to the scorer.
+ * Retrieval budgets. A typed word found as typed in the vocabulary stands for itself; only a word the vocabulary lacks
+ * (a typo) is looked up through its deletion keys, which find every catalogue word within its typo budget. (Probing
+ * every typed word's keys, and each variant's count, was two thirds of the index reads at 1,000,000 tracks: a typed
+ * word has about ten keys and, in a dense vocabulary, a handful of real words as variants. A typo that lands on another
+ * real word is caught by the intersection below and by the scorer, which compares every typed word with typo budgets.)
+ * A row reads the postings of its rarest typed words while their total stays within POSTING_BUDGET, and always those
+ * of its rarest word. When those hold many tracks, one word's postings tell little (at 1,000,000 tracks a common word
+ * holds thousands of tracks): the row then also reads its second and third rarest words, and the rarest word of each
+ * typed field (artist, title), as long as they hold at most INTERSECT_BUDGET postings together, and the tracks holding
+ * most of the words read (their intersection) come first, a typed word found as typed counting for more than a typo
+ * variant of it (in a dense vocabulary a name's variants are other artists' names). The first cut keeps up to FIRST_CUT
+ * tracks per row, and only those holding at most one word read fewer than the best (each track is one heap read; the
+ * rest would be arbitrary holders of a common word). Among tracks matching as many typed words, the second cut keeps
+ * those with fewer words: the scorer rewards covering the track's words (a typed word too short for a typo, "Vrpe" for
+ * "Vepe", matches nothing here but still counts there). SECOND_CUT tracks per row are handed to the scorer.
  */
 const POSTING_BUDGET = 400;
-const INTERSECT_BUDGET = 20_000;
+const INTERSECT_BUDGET = 6_000;
+const INTERSECT_WORDS = 3;
 const FIRST_CUT = 30;
-const SECOND_CUT = 12;
+/** In hits (2 per word read, 1 more when found as typed): one word read fewer than the row's best track. */
+const FIRST_CUT_GAP = 2;
+const SECOND_CUT = 8;
 /** Typed words per row that look for candidates (more say nothing new; hostile rows carry hundreds). */
 const WORDS_PER_ROW = 12;
 
@@ -78,9 +86,8 @@ const trackOf = (row: TrackRow): CatalogueTrack => ({
   popularity: row.popularity,
 });
 
-/** Candidates for each typed row, in row order: up to CANDIDATES_PER_ROW catalogue tracks each, best first. */
-export async function lookupRows(em: EntityManager, rows: readonly LookupRow[]): Promise<CatalogueTrack[][]> {
-  const texts = rows.map((row) => typedText(row.artist, row.title));
+/** The one statement that finds a tracklist's candidates (with its parameters), or null when no row has a word to look for. */
+export function candidateStatement(texts: readonly TrackText[]): { sql: string; params: unknown[] } | null {
   const keys: { key: string; tok: number }[] = [];
   const toks: { row: number; tok: number; field: number; word: string }[] = [];
   texts.forEach((text, row) => {
@@ -91,24 +98,31 @@ export async function lookupRows(em: EntityManager, rows: readonly LookupRow[]):
       for (const key of deletionKeys(word)) keys.push({ key, tok });
     }
   });
-  const answers: CatalogueTrack[][] = rows.map(() => []);
-  if (toks.length === 0) return answers;
+  if (toks.length === 0) return null;
   // The lateral subqueries' LIMIT / OFFSET keep each one an index probe per outer row: the planner cannot guess how
   // few rows the JSON parameters hold, and would otherwise join whole tables.
-  // It reads a few thousand index entries: JIT compiling would cost more than the statement, so the pool turns it off
-  // (db/orm.ts).
-  const found = await em.execute<(TrackRow & { row: number })[]>(
-    `with q as (select key, tok from jsonb_to_recordset(?::jsonb) as q(key text, tok int)),
+  // JIT: the statement reads a few thousand index entries (about 3,000 buffers for 30 rows at 1,000,000 tracks), a
+  // few milliseconds of work, but its cost estimate (its lateral probes are guessed at 100 rows each) passes
+  // jit_above_cost at that size, and compiling it would take longer than running it. The pool turns JIT off for every
+  // statement (db/orm.ts), so it never depends on where the estimate falls.
+  return {
+    sql: `with q as (select key, tok from jsonb_to_recordset(?::jsonb) as q(key text, tok int)),
           toks as (select "row", tok, field, word from jsonb_to_recordset(?::jsonb) as t("row" int, tok int, field int, word text)),
-          cand as (
+          exact as (
+            select t.tok, w.id as word_id, w.df
+              from toks t cross join lateral (select id, df from catalogue_word w where w.word = t.word and w.df > 0 limit 1) w),
+          fuzzy as (
             select distinct q.tok, k.word_id
-              from q cross join lateral (select word_id from catalogue_word_key k where k.key = q.key offset 0) k),
+              from (select * from q where not exists (select 1 from exact e where e.tok = q.tok)) q
+              cross join lateral (select word_id from catalogue_word_key k where k.key = q.key offset 0) k),
+          cand as (
+            select tok, word_id, df, word_id as exact from exact
+            union all
+            select f.tok, f.word_id, w.df, 0
+              from fuzzy f cross join lateral (select df from catalogue_word w where w.id = f.word_id and w.df > 0 limit 1) w),
           tokstat as (
-            select c.tok, t."row", t.field, array_agg(c.word_id) as words, sum(w.df) as df,
-                   coalesce(min(c.word_id) filter (where w.word = t.word), 0) as exact
-              from cand c
-              join toks t on t.tok = c.tok
-              cross join lateral (select df, word from catalogue_word w where w.id = c.word_id and w.df > 0 limit 1) w
+            select c.tok, t."row", t.field, array_agg(c.word_id) as words, sum(c.df) as df, max(c.exact) as exact
+              from cand c join toks t on t.tok = c.tok
              group by c.tok, t."row", t.field),
           chosen as (
             select * from (
@@ -117,35 +131,53 @@ export async function lookupRows(em: EntityManager, rows: readonly LookupRow[]):
                      row_number() over (partition by s."row" order by s.df, s.tok) as nth,
                      row_number() over (partition by s."row", s.field order by s.df, s.tok) as field_nth
                 from tokstat s) x
-             where before = 0 or before + df <= ? or ((nth <= 2 or field_nth = 1) and before + df <= ?)),
+             where before = 0 or before + df <= ? or ((nth <= ? or field_nth = 1) and before + df <= ?)),
           first_cut as (
             select r."row", h.track_no
               from (select distinct "row" from chosen) r
               cross join lateral (
-                select p.track_no from chosen c cross join lateral (
-                  select word_id, track_no from catalogue_posting p where p.word_id = any(c.words) offset 0) p
-                 where c."row" = r."row"
-                 group by p.track_no
-                 order by 2 * count(*) + count(*) filter (where p.word_id = c.exact) desc, p.track_no desc limit ?) h),
+                select track_no from (select cut.*, max(hits) over () as best from (
+                  select p.track_no, 2 * count(*) + count(*) filter (where p.word_id = c.exact) as hits
+                    from chosen c cross join lateral (
+                      select word_id, track_no from catalogue_posting p where p.word_id = any(c.words) offset 0) p
+                   where c."row" = r."row"
+                   group by p.track_no
+                   order by hits desc, p.track_no desc limit ?) cut) ranked
+                 where hits >= best - ?) h),
           rowcodes as (
             select t."row", array_agg(c.word_id::bigint * 1024 + c.tok) as codes
               from cand c join toks t on t.tok = c.tok group by t."row"),
           scored as (
-            select f."row", t.id, t.popularity, cardinality(t.search_words) as size,
+            select f."row", ${TRACK_COLUMNS}, cardinality(t.search_words) as size,
                    (select count(distinct code % 1024) from unnest(rc.codes) as code
                      where (code / 1024)::int = any(t.search_words)) as matched
               from first_cut f
               join rowcodes rc on rc."row" = f."row"
-              cross join lateral (
-                select id, popularity, search_words from track where search_no = f.track_no and not is_manual limit 1) t),
-          second_cut as (
-            select "row", id from (
-              select s.*, row_number() over (partition by s."row" order by s.matched desc, s.size, s.popularity desc, s.id) as rank
-                from scored s) x
-             where rank <= ?)
-     select b."row", ${TRACK_COLUMNS} from second_cut b cross join lateral (select * from track where id = b.id limit 1) t`,
-    [JSON.stringify(keys), JSON.stringify(toks), POSTING_BUDGET, INTERSECT_BUDGET, FIRST_CUT, SECOND_CUT],
-  );
+              cross join lateral (select * from track where search_no = f.track_no and not is_manual limit 1) t)
+     select * from (
+       select s.*, row_number() over (partition by s."row" order by s.matched desc, s.size, s.popularity desc, s.id) as rank
+         from scored s) x
+      where rank <= ?`,
+    params: [
+      JSON.stringify(keys),
+      JSON.stringify(toks),
+      POSTING_BUDGET,
+      INTERSECT_WORDS,
+      INTERSECT_BUDGET,
+      FIRST_CUT,
+      FIRST_CUT_GAP,
+      SECOND_CUT,
+    ],
+  };
+}
+
+/** Candidates for each typed row, in row order: up to CANDIDATES_PER_ROW catalogue tracks each, best first. */
+export async function lookupRows(em: EntityManager, rows: readonly LookupRow[]): Promise<CatalogueTrack[][]> {
+  const texts = rows.map((row) => typedText(row.artist, row.title));
+  const answers: CatalogueTrack[][] = rows.map(() => []);
+  const statement = candidateStatement(texts);
+  if (!statement) return answers;
+  const found = await em.execute<(TrackRow & { row: number })[]>(statement.sql, statement.params);
   const byRow = new Map<number, { item: CatalogueTrack; text: TrackText; popularity: number }[]>();
   for (const row of found) {
     const list = byRow.get(row.row) ?? [];
