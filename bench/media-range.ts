@@ -7,6 +7,7 @@
  * Target: at least 0.8x nginx's requests per second on this 2-core machine.
  * BENCH_RANGE_RUNS=5 measures only our API against nginx (2 workers), five times over, and prints each run's ratio and
  * both servers' CPU per range beside the load average (the issue's target: 1.0x in each of five runs).
+ * BENCH_RANGE_COMPARE_ROOT=DIR adds, in that mode, the API of another checkout (an earlier commit) on the same files.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -262,28 +263,43 @@ async function main(): Promise<void> {
       targets.splice(3, 1);
       targets.splice(1, 1);
     }
+    const compareRoot = RUNS > 1 ? process.env.BENCH_RANGE_COMPARE_ROOT : undefined;
+    if (compareRoot) {
+      const earlier = await startApi(database.url, processes, { dataDir: api.dataDir, root: compareRoot });
+      stoppers.push(earlier);
+      targets.push({
+        name: `the API of ${compareRoot}`,
+        url: `${earlier.base}${mix.mp3}`,
+        pids: () => [earlier.pid, ...childrenOf(earlier.pid)],
+        results: [],
+      });
+    }
     for (const target of targets) await load(wrk, scriptPath, target.url, 2, target.pids());
     const loadBefore = loadavg()[0].toFixed(2);
     const mean = (list: LoadResult[], pick: (result: LoadResult) => number) =>
       list.reduce((sum, result) => sum + pick(result), 0) / list.length;
     if (RUNS > 1) {
-      const [oursTarget, nginxTarget] = targets;
-      out(`| run | ours requests/s | nginx requests/s | ratio | ours CPU µs/range | nginx CPU µs/range | load average |`);
-      out('|---|---|---|---|---|---|---|');
+      const [oursTarget, nginxTarget, earlierTarget] = targets;
+      if (earlierTarget) out(`(last two columns: ${earlierTarget.name}, measured in the same rounds)`);
+      out(
+        `| run | ours requests/s | nginx requests/s | ratio | ours CPU µs/range | nginx CPU µs/range | load average |${earlierTarget ? ' earlier requests/s | earlier CPU µs/range |' : ''}`,
+      );
+      out(`|---|---|---|---|---|---|---|${earlierTarget ? '---|---|' : ''}`);
       const ratios: number[] = [];
       for (let run = 1; run <= RUNS; run += 1) {
-        const ours: LoadResult[] = [];
-        const theirs: LoadResult[] = [];
+        for (const target of targets) target.results = [];
         for (let round = 0; round < ROUNDS; round += 1) {
           // Alternating which goes first, so neither always follows the other's heat.
-          const order = (run + round) % 2 === 0 ? [oursTarget, nginxTarget] : [nginxTarget, oursTarget];
-          for (const target of order) (target === oursTarget ? ours : theirs).push(await load(wrk, scriptPath, target.url, SECONDS, target.pids()));
+          const order = (run + round) % 2 === 0 ? targets : [...targets].reverse();
+          for (const target of order) target.results.push(await load(wrk, scriptPath, target.url, SECONDS, target.pids()));
         }
+        const ours = oursTarget.results;
+        const theirs = nginxTarget.results;
         const ratio = mean(ours, (r) => r.requestsPerSecond) / mean(theirs, (r) => r.requestsPerSecond);
         ratios.push(ratio);
         failed ||= ours.some((r) => r.wrongStatus > 0);
         out(
-          `| ${run} | ${mean(ours, (r) => r.requestsPerSecond).toFixed(0)} | ${mean(theirs, (r) => r.requestsPerSecond).toFixed(0)} | ${ratio.toFixed(2)} | ${mean(ours, (r) => r.cpuMicrosPerRequest).toFixed(0)} | ${mean(theirs, (r) => r.cpuMicrosPerRequest).toFixed(0)} | ${loadavg()[0].toFixed(2)} |`,
+          `| ${run} | ${mean(ours, (r) => r.requestsPerSecond).toFixed(0)} | ${mean(theirs, (r) => r.requestsPerSecond).toFixed(0)} | ${ratio.toFixed(2)} | ${mean(ours, (r) => r.cpuMicrosPerRequest).toFixed(0)} | ${mean(theirs, (r) => r.cpuMicrosPerRequest).toFixed(0)} | ${loadavg()[0].toFixed(2)} |${earlierTarget ? ` ${mean(earlierTarget.results, (r) => r.requestsPerSecond).toFixed(0)} | ${mean(earlierTarget.results, (r) => r.cpuMicrosPerRequest).toFixed(0)} |` : ''}`,
         );
       }
       const met = ratios.every((ratio) => ratio >= 1);

@@ -86,6 +86,14 @@ function tailOf(args: ExecutionArgs, key: string, payload: unknown, format: Form
 
 const TEXT_FRAME = { binary: false };
 
+/** What PushedResults needs of a socket (a `ws` WebSocket). */
+export interface MessageSocket {
+  readonly readyState: number;
+  /** Bytes written but not yet handed to the kernel. */
+  readonly bufferedAmount: number;
+  send(data: Buffer, options: { binary: boolean }, written?: (error?: Error) => void): void;
+}
+
 /**
  * A live value's results written straight to its socket: graphql-ws's `next` messages, byte for byte, without its
  * per-message path (an iterator step, hooks, a JSON.stringify and a promise per socket). A count change watched by
@@ -95,7 +103,7 @@ const TEXT_FRAME = { binary: false };
  * Until deliverTo is called (graphql-ws's onOperation hook) the results are pulled through next() the usual way.
  */
 export class PushedResults implements AsyncIterableIterator<ExecutionResult>, ValueConsumer<Stamped> {
-  private socket: WebSocket | null = null;
+  private socket: MessageSocket | null = null;
   private head = Buffer.alloc(0);
   private format: FormatResult = (result) => result;
   /** A message is on its way (a socket behind on its writes, or a result still being executed). */
@@ -115,7 +123,7 @@ export class PushedResults implements AsyncIterableIterator<ExecutionResult>, Va
   }
 
   /** From now on each value goes to `socket` as subscription `id`'s next message, formatted by `format`. */
-  deliverTo(socket: WebSocket, id: string, format: FormatResult): void {
+  deliverTo(socket: MessageSocket, id: string, format: FormatResult): void {
     this.socket = socket;
     this.format = format;
     this.head = Buffer.from(`{"id":${JSON.stringify(id)},"type":"next","payload":`);
