@@ -9,11 +9,14 @@
  *    different member) and the 50 listeners go on starting, heartbeating and pausing: latency from the follow's
  *    response to the followed member's message.
  * 3. Server RSS per 1,000 idle sockets (each connected, signed in or not, with one subscription).
- * 4. The most count subscribers one process holds with p99 under 250 ms: steps of BENCH_REALTIME_STEPS.
- * Targets: p99 < 250 ms at 1,000 subscribers; < 100 KB of RSS per idle socket.
+ * 4. Count subscribers in steps of BENCH_REALTIME_STEPS, held by BENCH_REALTIME_CLIENT_PROCESSES (4) forked processes
+ *    (bench/realtime-clients.ts): at each step the server's RSS per idle socket, then BENCH_REALTIME_STEP_CHANGES (10)
+ *    count changes BENCH_REALTIME_STEP_GAP_MS (500) apart, each one's delivery p50 / p99 to every socket, and the
+ *    server's CPU per delivered message. The open-file limit here (20,000, hard) caps the server below 20,000 sockets.
+ * Targets: p99 < 250 ms at 1,000 subscribers; < 100 KB of RSS per idle socket; p99 < 250 ms at 20,000.
  */
 
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -31,7 +34,10 @@ const SUBSCRIBERS = Number(process.env.BENCH_REALTIME_SUBSCRIBERS ?? 1000);
 const LISTENERS = 50;
 const INTERVAL_MS = Number(process.env.BENCH_REALTIME_INTERVAL_MS ?? 50);
 const FOLLOWS = Number(process.env.BENCH_REALTIME_FOLLOWS ?? 300);
-const STEPS = (process.env.BENCH_REALTIME_STEPS ?? '2000,3000,4000,6000,8000').split(',').filter(Boolean).map(Number);
+const STEPS = (process.env.BENCH_REALTIME_STEPS ?? '2000,4000,8000,12000,16000,19000').split(',').filter(Boolean).map(Number);
+const CLIENT_PROCESSES = Number(process.env.BENCH_REALTIME_CLIENT_PROCESSES ?? 4);
+const STEP_CHANGES = Number(process.env.BENCH_REALTIME_STEP_CHANGES ?? 10);
+const STEP_GAP_MS = Number(process.env.BENCH_REALTIME_STEP_GAP_MS ?? 500);
 const TARGET_P99_MS = 250;
 const TARGET_BYTES_PER_SOCKET = 100 * 1024;
 const JWT_SECRET = 'bench-realtime-secret-bench-realtime-secret';
@@ -244,6 +250,86 @@ async function countLatencies(server: Server, mixId: string, subscribers: Subscr
   return { ...summarise(latencies), missed, changes: changes.length };
 }
 
+interface Step {
+  subscribers: number;
+  p50: number;
+  p99: number;
+  missed: number;
+  cpuMicrosPerMessage: number;
+  bytesPerSocket: number;
+}
+
+interface ClientProcess {
+  ask<T>(message: unknown, answer: (reply: T) => boolean): Promise<T>;
+}
+
+function clientProcess(): ClientProcess {
+  const child = fork(join(ROOT, 'bench/realtime-clients.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, TSX_TSCONFIG_PATH: join(ROOT, 'api/tsconfig.json') },
+  });
+  return {
+    ask: <T>(message: unknown, answer: (reply: T) => boolean) =>
+      new Promise<T>((resolve, reject) => {
+        const onReply = (reply: T & { failed?: string }) => {
+          if (reply.failed) reject(new Error(reply.failed));
+          else if (answer(reply)) resolve(reply);
+          else return;
+          child.off('message', onReply);
+        };
+        child.on('message', onReply);
+        child.send(message as object);
+      }),
+  };
+}
+
+const now = () => performance.timeOrigin + performance.now();
+
+/**
+ * `size` sockets on one mix's count, spread over client processes: the server's RSS per idle socket, then
+ * STEP_CHANGES count changes STEP_GAP_MS apart (listeners starting, then pausing), each socket's delay to each.
+ */
+async function countStep(server: Server, mixId: string, size: number, listeners: { token: string }[]): Promise<Step> {
+  const clients = Array.from({ length: CLIENT_PROCESSES }, clientProcess);
+  const share = (index: number) => Math.floor(size / CLIENT_PROCESSES) + (index < size % CLIENT_PROCESSES ? 1 : 0);
+  try {
+    await sleep(500);
+    const rssBefore = (await rssOf(server.pid)).rss;
+    await Promise.all(
+      clients.map((client, index) =>
+        client.ask<{ opened: number }>({ open: { url: server.ws, sockets: share(index), mixId } }, (reply) => 'opened' in reply),
+      ),
+    );
+    await sleep(2000);
+    const bytesPerSocket = ((await rssOf(server.pid)).rss - rssBefore) / size;
+    const cpuBefore = await cpuMsOf(server.pid);
+    const changes: { count: number; at: number }[] = [];
+    const starting = listeners.slice(0, Math.ceil(STEP_CHANGES / 2));
+    const steps = [
+      ...starting.map((listener, index) => ({ path: '/api/mix/add-new-listen', listener, count: index + 1 })),
+      ...starting.map((listener, index) => ({ path: '/api/mix/pause-listen', listener, count: starting.length - index - 1 })),
+    ].slice(0, STEP_CHANGES);
+    for (const { path, listener, count } of steps) {
+      const started = performance.now();
+      const { status } = await post(server, `${path}/${mixId}`, listener.token);
+      if (status !== 200) throw new Error(`${path} answered ${status}`);
+      changes.push({ count, at: now() });
+      await sleep(Math.max(0, STEP_GAP_MS - (performance.now() - started)));
+    }
+    // Each client waits for its sockets' messages (up to 10 s), so the server's CPU is read once all went out.
+    const replies = await Promise.all(
+      clients.map((client) => client.ask<{ latencies: number[]; missed: number }>({ latencies: changes }, (reply) => 'latencies' in reply)),
+    );
+    const cpuMs = (await cpuMsOf(server.pid)) - cpuBefore;
+    const delays = replies.flatMap((reply) => reply.latencies);
+    const missed = replies.reduce((sum, reply) => sum + reply.missed, 0);
+    const { p50, p99 } = summarise(delays);
+    return { subscribers: size, p50, p99, missed, cpuMicrosPerMessage: (cpuMs * 1000) / Math.max(1, delays.length), bytesPerSocket };
+  } finally {
+    await Promise.all(clients.map((client) => client.ask({ close: true }, (reply) => 'closed' in (reply as object))));
+  }
+}
+
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 const verdict = (ok: boolean) => (ok ? 'meets target' : 'MISSES target');
 const load = () =>
@@ -325,18 +411,9 @@ async function main() {
     const notifications = summarise(followLatencies);
     await closeAll(members);
 
-    // 4: more count subscribers until p99 passes the target.
-    const steps: { subscribers: number; p99: number; p50: number; missed: number }[] = [
-      { subscribers: SUBSCRIBERS, p99: counts.p99, p50: counts.p50, missed: counts.missed },
-    ];
-    for (const size of STEPS) {
-      if (steps.at(-1)?.p99 === undefined || (steps.at(-1)?.p99 ?? 0) >= TARGET_P99_MS) break;
-      const many = await subscribeMany(size, () => subscribe(server.ws, COUNT, { id: mix.id }, {}));
-      await Promise.all(many.map((subscriber) => subscriber.first));
-      const result = await countLatencies(server, mix.id, many, listeners.slice(0, 20));
-      steps.push({ subscribers: size, p99: result.p99, p50: result.p50, missed: result.missed });
-      await closeAll(many);
-    }
+    // 4: count subscribers in steps, held by other processes; each step's memory, latency and CPU per message.
+    const steps: Step[] = [];
+    for (const size of STEPS) steps.push(await countStep(server, mix.id, size, listeners));
     const held = steps.filter((step) => step.p99 < TARGET_P99_MS && step.missed === 0).at(-1);
 
     out('');
@@ -358,14 +435,23 @@ async function main() {
     out(
       `3. server RSS for ${SUBSCRIBERS} idle sockets (one subscription each, half signed in): ${((idleAfter - idleBefore) / MB).toFixed(1)} MB, ${(perSocket / 1024).toFixed(1)} KB a socket (${((perSocket * 1000) / MB).toFixed(1)} MB per 1,000); target < 100 KB: ${verdict(perSocket < TARGET_BYTES_PER_SOCKET)}`,
     );
-    out('4. count subscribers on one process (20 changes each step):');
+    out(
+      `4. count subscribers on one process, held by ${CLIENT_PROCESSES} client processes; ${STEP_CHANGES} changes ${STEP_GAP_MS} ms apart each step:`,
+    );
+    out('   | sockets | p50 | p99 | missed | server CPU µs a delivered message | server RSS per idle socket |');
+    out('   |---|---|---|---|---|---|');
     for (const step of steps)
       out(
-        `   ${String(step.subscribers).padStart(6)} subscribers: p50 ${ms(step.p50)}, p99 ${ms(step.p99)}${step.missed ? `, ${step.missed} missed` : ''}`,
+        `   | ${step.subscribers.toLocaleString('en')} | ${ms(step.p50)} | ${ms(step.p99)} | ${step.missed} | ${step.cpuMicrosPerMessage.toFixed(1)} | ${(step.bytesPerSocket / 1024).toFixed(1)} KB |`,
       );
-    out(
-      `   most held with p99 < ${TARGET_P99_MS} ms: ${held ? `${held.subscribers}${held === steps.at(-1) && held.subscribers === Math.max(SUBSCRIBERS, ...STEPS) ? ' (the largest step tried)' : ''}` : `fewer than ${SUBSCRIBERS}`}`,
-    );
+    out(`   most held with p99 < ${TARGET_P99_MS} ms: ${held ? held.subscribers.toLocaleString('en') : 'none of the steps'}`);
+    const last = steps.at(-1);
+    if (last) {
+      for (const sockets of [20_000, 50_000])
+        out(
+          `   extrapolated from ${last.subscribers.toLocaleString('en')} (not measured: the open-file limit): ${sockets.toLocaleString('en')} sockets need ${((last.bytesPerSocket * sockets) / MB).toFixed(0)} MB for idle sockets and ${((last.cpuMicrosPerMessage * sockets) / 1000).toFixed(0)} ms of one core per count change`,
+        );
+    }
     if (subscriptionErrors.length > 0)
       out(`subscriptions ended by the server: ${subscriptionErrors.length}, e.g. ${subscriptionErrors.slice(0, 3).join('; ')}`);
     out(`load average at end (1 / 5 / 15 min): ${load()}`);

@@ -87,13 +87,14 @@ export interface ApiProcess {
 /** The API in its own process; with `processes` > 1, a cluster of that many (WEB_CONCURRENCY), as production runs it. */
 /**
  * The API in its own process. `options.dataDir` serves another API's files (that API removes them); `options.env`
- * adds settings (MEDIA_ZERO_COPY, say).
+ * adds settings (MEDIA_ZERO_COPY, say); `options.root` runs another checkout's API (an earlier commit, to compare).
  */
 export async function startApi(
   databaseUrl: string,
   processes = 1,
-  options: { dataDir?: string; env?: Record<string, string> } = {},
+  options: { dataDir?: string; env?: Record<string, string>; root?: string } = {},
 ): Promise<ApiProcess> {
+  const root = options.root ?? ROOT;
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'mixcrate-bench-media-')));
   const child: ChildProcess = spawn(
     process.execPath,
@@ -104,13 +105,13 @@ export async function startApi(
         : []),
       '--import',
       'tsx',
-      join(ROOT, 'bench/media-server.ts'),
+      join(root, 'bench/media-server.ts'),
     ],
     {
-      cwd: ROOT,
+      cwd: root,
       env: {
         ...process.env,
-        TSX_TSCONFIG_PATH: join(ROOT, 'api/tsconfig.json'),
+        TSX_TSCONFIG_PATH: join(root, 'api/tsconfig.json'),
         BENCH_MEDIA_DATABASE_URL: databaseUrl,
         BENCH_MEDIA_PROCESSES: String(processes),
         BENCH_MEDIA_DATA_DIR: dataDir,

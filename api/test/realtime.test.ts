@@ -1,9 +1,11 @@
 import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import WebSocket from 'ws';
 import { Topics } from '../src/graphql/topics.js';
 import { createTestApp, gql, type Member, signUpMember, type TestApp } from './support/app.js';
 import { CITIES, publishedMix } from './support/mixes.js';
 import { socketUrl, subscribed, watch } from './support/sockets.js';
+import { waitFor } from './support/wait.js';
 
 const JWT_SECRET = 'realtime-test-secret-realtime-test-secret';
 let t: TestApp;
@@ -45,6 +47,50 @@ describe('listening now', () => {
       expect((await gql(t.app, query, { id: mixId })).data).toEqual({ mix: { listeningNow: 0 } });
     } finally {
       await live.stop();
+    }
+  });
+
+  test('count messages go straight to each socket: text frames as graphql-ws makes them, each with its own id; a completed subscription hears no more', async () => {
+    const dj = await signUpMember(t.app);
+    const mixId = await publishedMix(t.app, t.services, dj);
+    const topic = `${Topics.ListenerCount}:${mixId}`;
+    const ids = ['a', 'b-1', 'c"3'];
+    const frames = new Map<string, { text: string; binary: boolean }[]>(ids.map((id) => [id, []]));
+    const sockets = await Promise.all(
+      ids.map(
+        (id) =>
+          new Promise<WebSocket>((resolve, reject) => {
+            const socket = new WebSocket(url, 'graphql-transport-ws');
+            socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init' })));
+            socket.on('error', reject);
+            socket.on('message', (data, binary) => {
+              const text = String(data);
+              if (text.includes('connection_ack')) {
+                socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query: COUNT, variables: { id: mixId } } }));
+                resolve(socket);
+              } else frames.get(id)?.push({ text, binary });
+            });
+          }),
+      ),
+    );
+    const next = (id: string, count: number) => ({
+      text: JSON.stringify({ id, type: 'next', payload: { data: { mixListenerCount: count } } }),
+      binary: false,
+    });
+    try {
+      await waitFor('every socket’s current count', () => ids.every((id) => frames.get(id)?.length === 1), { until: Boolean });
+      for (const id of ids) expect(frames.get(id)).toEqual([next(id, 0)]);
+      sockets[0].send(JSON.stringify({ id: 'a', type: 'complete' }));
+      await waitFor('the completed subscription to stop listening', () => t.app.subscriptionListeners(topic), {
+        until: (listening) => listening === 2,
+      });
+      await post(`/api/mix/add-new-listen/${mixId}`, await signUpMember(t.app));
+      await waitFor('the others to hear the change', () => ids.slice(1).every((id) => frames.get(id)?.length === 2), { until: Boolean });
+      expect(frames.get('b-1')).toEqual([next('b-1', 0), next('b-1', 1)]);
+      expect(frames.get('c"3')).toEqual([next('c"3', 0), next('c"3', 1)]);
+      expect(frames.get('a')).toEqual([next('a', 0)]);
+    } finally {
+      for (const socket of sockets) socket.close();
     }
   });
 

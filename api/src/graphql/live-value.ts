@@ -6,6 +6,15 @@ export interface Stamped {
 /** Hears one topic's events until the returned function is called. */
 export type Listen = (topic: string, listener: (payload: unknown) => void) => () => void;
 
+/** Who takes a live value's values as they come (see LiveValue.pushTo), instead of asking with next(). */
+export interface ValueConsumer<T> {
+  /** While true, values wait (only the newest is kept) until the consumer calls resume(). */
+  readonly busy: boolean;
+  take(value: T): void;
+  /** The current value could not be read: the stream has ended. */
+  fail(error: unknown): void;
+}
+
 /**
  * A live value for a subscription: the current value first, then every change. It starts hearing changes before it
  * reads the current value, so nothing that happens in between is missed. A change read before the newest value it has
@@ -17,6 +26,7 @@ export class LiveValue<T extends Stamped> implements AsyncIterableIterator<T> {
   private pending: T | null = null;
   private sent: T | null = null;
   private waiting: { resolve(result: IteratorResult<T>): void; reject(error: unknown): void } | null = null;
+  private consumer: ValueConsumer<T> | null = null;
   private failed: unknown = null;
   private done = false;
   /** Nothing is sent before the current value is read: the first message is it, or a change newer than it. */
@@ -60,7 +70,35 @@ export class LiveValue<T extends Stamped> implements AsyncIterableIterator<T> {
     return value;
   }
 
+  /**
+   * Hands every value to `consumer` as it comes, in place of next(): a count watched by thousands of sockets then
+   * costs no promise per socket and event. Values offered while the consumer is busy wait for resume(), newest only.
+   */
+  pushTo(consumer: ValueConsumer<T>): void {
+    this.consumer = consumer;
+    this.wake();
+  }
+
+  /** A busy consumer is ready again: it gets the newest value it has not had, if any. */
+  resume(): void {
+    this.wake();
+  }
+
   private wake(): void {
+    const consumer = this.consumer;
+    if (consumer) {
+      if (this.done) return;
+      if (this.failed) {
+        const error = this.failed;
+        this.finish();
+        consumer.fail(error);
+        return;
+      }
+      if (consumer.busy) return;
+      const value = this.take();
+      if (value) consumer.take(value);
+      return;
+    }
     const waiting = this.waiting;
     if (!waiting) return;
     if (this.failed) {

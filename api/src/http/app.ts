@@ -21,7 +21,7 @@ import { httpCachePlugin, registerGraphQLEtags } from '../graphql/http-cache.js'
 import { operationLimitsPlugin, prepareWebSocketOperation } from '../graphql/limits.js';
 import { createPubSubFor } from '../graphql/pubsub.js';
 import { buildGraphQLSchema } from '../graphql/schema.js';
-import { subscribeSharingResults } from '../graphql/shared-results.js';
+import { type FormatResult, PushedResults, subscribeSharingResults } from '../graphql/shared-results.js';
 import { SignedInSockets } from '../graphql/signed-in-sockets.js';
 import { Topics } from '../graphql/topics.js';
 import { OneLinePerRequest } from '../logger.js';
@@ -160,6 +160,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   });
 
   const formatSocketErrors = formatWebSocketErrors(config.isProduction);
+  const formatResult: FormatResult = (result) => (result.errors ? { ...result, errors: formatSocketErrors(result.errors) } : result);
   const wsServer = new WebSocketServer({ server: app.server, path: '/graphql', verifyClient: publicApi.verifySocketOrigin });
   const socketRateLimit = publicApi.socketRateLimit(schema);
   // Who each socket is: decided once, when it connects, from the same token as over HTTP; it closes when that ends.
@@ -192,8 +193,12 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
         const address = clientAddressOf(ctx.extra.request, proxyTrust);
         return socketRateLimit({ viewer: socketViewers.get(ctx) ?? null, address }, prepared);
       },
+      // A live value's results go straight to the socket, in the same messages onNext would make.
+      onOperation: (ctx, id, _payload, _args, result) => {
+        if (result instanceof PushedResults) result.deliverTo(ctx.extra.socket, id, formatResult);
+      },
       onError: (_ctx, _id, _payload, errors) => formatSocketErrors(errors),
-      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: formatSocketErrors(result.errors) } : result),
+      onNext: (_ctx, _id, _payload, _args, result) => formatResult(result),
       context: (ctx) =>
         ({
           viewer: socketViewers.get(ctx) ?? null,

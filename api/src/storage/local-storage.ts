@@ -24,8 +24,17 @@ export class LocalStorage implements StorageDriver {
     this.files = new FileHandles(zeroCopy);
   }
 
+  /** Paths of keys asked for lately: a seeking listener asks for one file's path with every range. */
+  private readonly paths = new Map<string, string>();
+
   private path(key: string): string {
-    return join(this.root, key);
+    let path = this.paths.get(key);
+    if (path === undefined) {
+      if (this.paths.size >= 1024) this.paths.clear();
+      path = join(this.root, key);
+      this.paths.set(key, path);
+    }
+    return path;
   }
 
   async put(key: string, body: Readable | Buffer): Promise<void> {
@@ -79,6 +88,7 @@ export class LocalStorage implements StorageDriver {
     }
     return {
       sendTo: (socketFd) => zeroCopy.send(socketFd, lease.handle.fd, start, length),
+      cork: (socketFd, on) => zeroCopy.cork(socketFd, on),
       release: () => lease.release(),
     };
   }

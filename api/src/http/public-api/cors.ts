@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import fastifyCors, { type FastifyCorsOptions } from '@fastify/cors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
@@ -44,12 +44,12 @@ export async function registerCors(app: FastifyInstance, config: Config): Promis
 /** The same headers on a /media answer, which is written before Fastify sees the request (http/media-delivery.ts). */
 export function mediaCorsHeaders(config: Config) {
   const exposed = EXPOSED_HEADERS.join(', ');
-  return (request: IncomingMessage, response: ServerResponse): void => {
+  const anyOrigin = ['access-control-allow-origin', '*', 'access-control-expose-headers', exposed];
+  return (request: IncomingMessage): string[] | null => {
     const origin = request.headers.origin;
-    if (!originAllowed(config.CORS_ORIGINS, origin)) return;
-    response.setHeader('access-control-allow-origin', config.CORS_ORIGINS === '*' ? '*' : (origin ?? ''));
-    response.setHeader('access-control-expose-headers', exposed);
-    if (config.CORS_ORIGINS !== '*') response.setHeader('vary', 'Origin');
+    if (!originAllowed(config.CORS_ORIGINS, origin)) return null;
+    if (config.CORS_ORIGINS === '*') return anyOrigin;
+    return ['access-control-allow-origin', origin ?? '', 'access-control-expose-headers', exposed, 'vary', 'Origin'];
   };
 }
 
