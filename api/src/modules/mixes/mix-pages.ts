@@ -153,24 +153,18 @@ export async function pageOfMixes(em: EntityManager, query: PageQuery, total: Pr
       },
     ),
   );
-  if (!counted) return pageFromRows(em, rows, query, { totalCount: total as Promise<number>, totalCountIsLowerBound: false });
+  if (!counted) return pageFromRows(rows, query, { totalCount: total as Promise<number>, totalCountIsLowerBound: false });
   if (query.originRequired && !rows[0]?.origin_known) throw query.originRequired();
   const count = rows[0]?.total_count ?? 0;
   const overCap = counted.cap !== undefined && count > counted.cap;
   return pageFromRows(
-    em,
     rows.filter((row) => row.id !== null),
     query,
     { totalCount: Promise.resolve(overCap ? (counted.cap as number) : count), totalCountIsLowerBound: overCap },
   );
 }
 
-function pageFromRows(
-  em: EntityManager,
-  rows: PageRow[],
-  query: PageQuery,
-  total: Pick<MixPage, 'totalCount' | 'totalCountIsLowerBound'>,
-): MixPage {
+function pageFromRows(rows: PageRow[], query: PageQuery, total: Pick<MixPage, 'totalCount' | 'totalCountIsLowerBound'>): MixPage {
   const page = pageOfRows(rows, query.paging);
   return {
     items: page.rows.map((row) => {
