@@ -123,6 +123,27 @@ describe('forgiveness', () => {
     expect(ids_(await search('night drive', ['MIX'])).slice(0, 2)).toEqual([ids.drive, ids.driveLong]);
   });
 
+  test('among equal matches, the mix listened to this week comes before one played long ago', async () => {
+    // The old one is the newer upload and has more listens in all, none of them this week; the other a few, all this week.
+    const current = await publish(other, 'Amber Lagoon Dub');
+    const old = await publish(other, 'Amber Lagoon Dub');
+    await sql(
+      `insert into listen (id, mix_id, user_id, started_at, ended_at, alive_at)
+       select gen_random_uuid(), ?, null, now() - interval '30 days', now() - interval '30 days', now() - interval '30 days'
+         from generate_series(1, 40)`,
+      [old],
+    );
+    await sql(`update mix set play_count = 40 where id = ?`, [old]);
+    await sql(
+      `insert into listen (id, mix_id, user_id, started_at, ended_at, alive_at)
+       select gen_random_uuid(), ?, null, now() - interval '1 day', now() - interval '1 day', now() - interval '1 day'
+         from generate_series(1, 3)`,
+      [current],
+    );
+    await indexed();
+    expect(ids_(await search('amber lagoon dub', ['MIX'])).slice(0, 2)).toEqual([current, old]);
+  });
+
   test('nothing found is an empty page, not an error', async () => {
     expect(await search('qwxzvbnm')).toEqual([]);
   });

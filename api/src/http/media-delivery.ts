@@ -10,6 +10,7 @@ import type { Services } from '../services.js';
 import { type ByteRange, contentTypeOf, parseObjectKey, type StoredObject } from '../storage/storage.js';
 
 type ObjectKeyParts = NonNullable<ReturnType<typeof parseObjectKey>>;
+
 import { idleSocketFd } from '../storage/zero-copy.js';
 import type { ErrorBody } from './errors.js';
 import { mediaCorsHeaders } from './public-api/cors.js';

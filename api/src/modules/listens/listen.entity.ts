@@ -32,6 +32,8 @@ export const Listen = defineEntity({
   indexes: [
     // The week's most recent listens, for the "For you" row's popular part (docs/home-feed.md#for-you).
     { name: 'listen_recent_idx', expression: 'create index "listen_recent_idx" on "listen" ("started_at" desc) include ("mix_id")' },
+    // A mix's listens of the last week, which search ranks by (docs/search.md#ranking).
+    { name: 'listen_mix_recent_idx', expression: 'create index "listen_mix_recent_idx" on "listen" ("mix_id", "started_at" desc)' },
     {
       name: 'listen_live_idx',
       expression: 'create index "listen_live_idx" on "listen" ("mix_id", "alive_at") where "ended_at" is null and "user_id" is not null',

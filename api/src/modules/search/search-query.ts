@@ -20,6 +20,11 @@ const PROBE_VARIANTS = 24;
 const TRACKLIST_SHARE = 0.8;
 /** Postings read per variant and kind at the least (the newest documents holding the word). */
 const MIN_PER_VARIANT = 8;
+/**
+ * A mix's listens of the last week are counted up to this many (its index, `listen_mix_recent_idx`, is read no further):
+ * ranking takes their logarithm, where more than this changes almost nothing.
+ */
+const RECENT_LISTENS_COUNTED = 1000;
 /** Tracks whose mixes are looked for. */
 const TRACKLIST_TRACKS = 8;
 
@@ -63,7 +68,7 @@ interface CandidateRow {
   ref_id: string;
   body: DocBody;
   name_key: string;
-  plays: number | null;
+  recent_listens: number | string | null;
   at: Date | string | null;
 }
 
@@ -108,9 +113,10 @@ export async function findHits(
        union
        (select doc_no from search_doc where name_key ~>=~ :keyStart and name_key ~<~ :keyEnd and kind = any(:kinds::smallint[]) limit :perVariant)
      )
-     select d.kind, d.ref_id, d.body, d.name_key, m.play_count as plays, m.published_at as at
+     select d.kind, d.ref_id, d.body, d.name_key, m.recent_listens, m.published_at as at
        from hits h join search_doc d on d.doc_no = h.doc_no
-       left join lateral (select mix.play_count, mix.published_at from mix
+       left join lateral (select mix.published_at, (select count(*) from (select from listen l where l.mix_id = mix.id
+                             and l.started_at > now() - interval '7 days' limit ${RECENT_LISTENS_COUNTED}) week) as recent_listens from mix
                            where mix.id = (case when d.kind = ${KIND.mix} then d.ref_id end) and ${VISIBLE_MIX_SQL} ${filterSql(filters)}) m on true
       where (d.kind <> ${KIND.mix} or m.published_at is not null)
         and (d.kind <> ${KIND.member} or not exists (select 1 from app_user su where su.id = d.ref_id and ${suspendedSql('su')}))`,
@@ -129,14 +135,14 @@ export async function findHits(
   const candidateOf = (row: CandidateRow): Candidate => ({
     body: row.body,
     nameKey: row.name_key,
-    plays: Number(row.plays ?? 0),
+    recentListens: Number(row.recent_listens ?? 0),
     at: row.at === null ? null : new Date(row.at),
   });
-  const maxPlays = Math.max(0, ...rows.map((row) => Number(row.plays ?? 0)));
+  const maxRecentListens = Math.max(0, ...rows.map((row) => Number(row.recent_listens ?? 0)));
   const scored: Hit[] = [];
   const match = matcher();
   for (const row of rows) {
-    const score = scoreDoc(query, candidateOf(row), maxPlays, now, match);
+    const score = scoreDoc(query, candidateOf(row), maxRecentListens, now, match);
     if (score !== null) scored.push({ kind: KIND_OF_CODE[row.kind] as Kind, id: row.ref_id, score, viaTrackId: null });
   }
   scored.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));

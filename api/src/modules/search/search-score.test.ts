@@ -8,7 +8,7 @@ const query = (text: string) => {
 };
 const NOW = Date.parse('2026-12-22T00:00:00Z');
 const score = (text: string, body: ReturnType<typeof mixBody>, title: string) =>
-  scoreDoc(query(text), { body, nameKey: nameKey(title), plays: 0, at: null }, 0, NOW);
+  scoreDoc(query(text), { body, nameKey: nameKey(title), recentListens: 0, at: null }, 0, NOW);
 
 describe('search ranking (docs/search.md#ranking)', () => {
   it('the last typed word may be the start of a word; earlier ones may not', () => {
@@ -43,9 +43,9 @@ describe('search ranking (docs/search.md#ranking)', () => {
     const member = memberBody({ displayName: 'Kofi Dubois', userName: 'kofi_dubois_3' });
     const mix = mixBody({ title: 'Hidden Tide Session', genre: 'house', displayName: 'Kofi Dubois', userName: 'kofi_dubois_3' });
     const q = query('kofi duboise');
-    const asMember = scoreDoc(q, { body: member, nameKey: 'kofi dubois', plays: 0, at: null }, 100, NOW) ?? 0;
+    const asMember = scoreDoc(q, { body: member, nameKey: 'kofi dubois', recentListens: 0, at: null }, 100, NOW) ?? 0;
     expect(asMember).toBeGreaterThan(
-      scoreDoc(q, { body: mix, nameKey: 'hidden tide session', plays: 100, at: new Date(NOW) }, 100, NOW) ?? 0,
+      scoreDoc(q, { body: mix, nameKey: 'hidden tide session', recentListens: 100, at: new Date(NOW) }, 100, NOW) ?? 0,
     );
   });
 

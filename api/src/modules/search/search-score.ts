@@ -2,8 +2,8 @@
  * Ranking search documents (pure; docs/search.md#ranking). Each typed word is matched with its best word of the
  * document, in any field and any order: equal counts 1, within the catalogue's typo budget a little less per typo,
  * the last typed word as the start of a word 0.9 (typing), one typo past the budget in a word of 3 letters or more
- * 0.4. Text relevance decides; a typed exact title adds more than any text difference; plays and recency only order
- * near equals. A title that starts with what was typed counts half as much as an exact one.
+ * 0.4. Text relevance decides; a typed exact title adds more than any text difference; the week's listens and recency
+ * only order near equals. A title that starts with what was typed counts half as much as an exact one.
  */
 import { wordMatch } from '../tracks/index.js';
 import { type DocBody, FIELD_WEIGHT } from './search-text.js';
@@ -14,7 +14,7 @@ export const PREFIX_QUALITY = 0.9;
 /** The shortest typed start that counts as typing a longer word. */
 export const MIN_PREFIX = 2;
 
-export const RANK_WEIGHTS = { text: 3, coverage: 0.5, exact: 2.5, plays: 0.15, recency: 0.1 } as const;
+export const RANK_WEIGHTS = { text: 3, coverage: 0.5, exact: 2.5, listens: 0.15, recency: 0.1 } as const;
 /** Days over which a document's newness fades to a third. */
 const RECENCY_DAYS = 60;
 
@@ -27,7 +27,8 @@ export interface TypedQuery {
 export interface Candidate {
   body: DocBody;
   nameKey: string;
-  plays: number;
+  /** A mix's listens of the last seven days (counted up to RECENT_LISTENS_COUNTED). */
+  recentListens: number;
   at: Date | null;
 }
 
@@ -89,11 +90,14 @@ export function textMatch(
   return { relevance, coverage: named === 0 ? 0 : covered / named };
 }
 
-/** The score of a document for a query; null when it does not match. `maxPlays` scales plays among the candidates. */
+/**
+ * The score of a document for a query; null when it does not match. `maxRecentListens` scales the week's listens among
+ * the candidates.
+ */
 export function scoreDoc(
   query: TypedQuery,
   candidate: Candidate,
-  maxPlays: number,
+  maxRecentListens: number,
   now: number,
   match: (typed: string, word: string, isLast: boolean) => number = typedWordMatch,
 ): number | null {
@@ -106,16 +110,16 @@ export function scoreDoc(
       : candidate.nameKey.startsWith(`${query.key}`) && query.key.length >= MIN_PREFIX
         ? 0.5
         : 0;
-  // Plays and newness are a mix's; members and tracks get the middle of both, so neither kind gains from them.
+  // Listens and newness are a mix's; members and tracks get the middle of both, so neither kind gains from them.
   const isMix = candidate.at !== null;
-  const plays = !isMix ? 0.5 : maxPlays > 0 ? Math.log1p(candidate.plays) / Math.log1p(maxPlays) : 0;
+  const listens = !isMix ? 0.5 : maxRecentListens > 0 ? Math.log1p(candidate.recentListens) / Math.log1p(maxRecentListens) : 0;
   const ageDays = candidate.at ? Math.max(0, (now - candidate.at.getTime()) / 86_400_000) : 0;
   const recency = isMix ? Math.exp(-ageDays / RECENCY_DAYS) : 0.5;
   return (
     RANK_WEIGHTS.text * text.relevance +
     RANK_WEIGHTS.coverage * text.coverage +
     RANK_WEIGHTS.exact * exact +
-    RANK_WEIGHTS.plays * plays +
+    RANK_WEIGHTS.listens * listens +
     RANK_WEIGHTS.recency * recency
   );
 }
