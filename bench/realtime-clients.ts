@@ -66,37 +66,45 @@ function latencies(changes: { count: number; at: number }[]) {
   return { delays, missed };
 }
 
-process.on('message', async (message: { open?: { url: string; sockets: number; mixId: string }; latencies?: { count: number; at: number }[]; close?: boolean }) => {
-  try {
-    if (message.open) {
-      const { url, sockets: count, mixId } = message.open;
-      for (let start = 0; start < count; start += 200) {
-        const batch = Array.from({ length: Math.min(200, count - start) }, () => open(url, mixId));
-        sockets.push(...(await Promise.all(batch)));
+process.on(
+  'message',
+  async (message: {
+    open?: { url: string; sockets: number; mixId: string };
+    latencies?: { count: number; at: number }[];
+    close?: boolean;
+  }) => {
+    try {
+      if (message.open) {
+        const { url, sockets: count, mixId } = message.open;
+        for (let start = 0; start < count; start += 200) {
+          const batch = Array.from({ length: Math.min(200, count - start) }, () => open(url, mixId));
+          sockets.push(...(await Promise.all(batch)));
+        }
+        send({ opened: sockets.length });
+      } else if (message.latencies) {
+        const expected = 2 + 2 * message.latencies.length;
+        const until = Date.now() + 10_000;
+        while (Date.now() < until && sockets.some(({ seen }) => seen.length < expected))
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        const { delays, missed } = latencies(message.latencies);
+        send({ latencies: delays, missed });
+      } else if (message.close) {
+        await Promise.all(
+          sockets.map(
+            ({ socket }) =>
+              new Promise<void>((resolve) => {
+                socket.removeAllListeners('close');
+                if (socket.readyState === WebSocket.CLOSED) return resolve();
+                socket.once('close', () => resolve());
+                socket.close();
+              }),
+          ),
+        );
+        send({ closed: true });
+        process.exit(0);
       }
-      send({ opened: sockets.length });
-    } else if (message.latencies) {
-      const expected = 2 + 2 * message.latencies.length;
-      const until = Date.now() + 10_000;
-      while (Date.now() < until && sockets.some(({ seen }) => seen.length < expected)) await new Promise((resolve) => setTimeout(resolve, 20));
-      const { delays, missed } = latencies(message.latencies);
-      send({ latencies: delays, missed });
-    } else if (message.close) {
-      await Promise.all(
-        sockets.map(
-          ({ socket }) =>
-            new Promise<void>((resolve) => {
-              socket.removeAllListeners('close');
-              if (socket.readyState === WebSocket.CLOSED) return resolve();
-              socket.once('close', () => resolve());
-              socket.close();
-            }),
-        ),
-      );
-      send({ closed: true });
-      process.exit(0);
+    } catch (error) {
+      send({ failed: String(error) });
     }
-  } catch (error) {
-    send({ failed: String(error) });
-  }
-});
+  },
+);

@@ -14,7 +14,13 @@ function topic() {
     listeners.add(listener);
     return () => listeners.delete(listener);
   };
-  return { listen, listeners, publish: (value: Count) => [...listeners].forEach((listener) => listener(value)) };
+  return {
+    listen,
+    listeners,
+    publish: (value: Count) => {
+      for (const listener of [...listeners]) listener(value);
+    },
+  };
 }
 
 /** A socket that keeps what it was sent; `behind` makes it report unflushed bytes, `flush` then completes its writes. */
