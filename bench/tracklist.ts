@@ -256,9 +256,7 @@ async function main(): Promise<void> {
 
 /** The CPU seconds the database's backends have used so far (read from /proc: the server runs on this machine). */
 async function backendCpuSeconds(orm: Orm): Promise<number | null> {
-  const pids = await orm.em
-    .fork()
-    .execute<{ pid: number }[]>('select pid from pg_stat_activity where datname = current_database()');
+  const pids = await orm.em.fork().execute<{ pid: number }[]>('select pid from pg_stat_activity where datname = current_database()');
   let ticks = 0;
   for (const { pid } of pids) {
     try {
