@@ -33,8 +33,8 @@ export const MIN_SCORE = 1.6;
 /**
  * Retrieval budgets. A typed word found as typed in the vocabulary stands for itself; only a word the vocabulary lacks
  * (a typo) is looked up through its deletion keys, which find every catalogue word within its typo budget. (Probing
- * every typed word's keys, and each variant's count, was two thirds of the index reads at 1,000,000 tracks: a typed
- * word has about ten keys and, in a dense vocabulary, a handful of real words as variants. A typo that lands on another
+ * every typed word's keys, and each variant's count, was over half of the index pages read at 1,000,000 tracks: a
+ * typed word has about ten keys and, in a dense vocabulary, a handful of real words as variants. A typo that lands on another
  * real word is caught by the intersection below and by the scorer, which compares every typed word with typo budgets.)
  * A row reads the postings of its rarest typed words while their total stays within POSTING_BUDGET, and always those
  * of its rarest word. When those hold many tracks, one word's postings tell little (at 1,000,000 tracks a common word
@@ -42,8 +42,8 @@ export const MIN_SCORE = 1.6;
  * typed field (artist, title), as long as they hold at most INTERSECT_BUDGET postings together, and the tracks holding
  * most of the words read (their intersection) come first, a typed word found as typed counting for more than a typo
  * variant of it (in a dense vocabulary a name's variants are other artists' names). The first cut keeps up to FIRST_CUT
- * tracks per row, and only those holding at most one word read fewer than the best (each track is one heap read; the
- * rest would be arbitrary holders of a common word). Among tracks matching as many typed words, the second cut keeps
+ * tracks per row, and only those holding at most one word read fewer than the best (each track read costs about four
+ * pages; the rest would be arbitrary holders of a common word). Among tracks matching as many typed words, the second cut keeps
  * those with fewer words: the scorer rewards covering the track's words (a typed word too short for a typo, "Vrpe" for
  * "Vepe", matches nothing here but still counts there). SECOND_CUT tracks per row are handed to the scorer.
  */
