@@ -53,14 +53,17 @@ interface Server {
   stop(): Promise<void>;
 }
 
+/** BENCH_REALTIME_SERVER_ROOT=DIR runs another checkout's server (an earlier commit) under the same load, to compare. */
+const SERVER_ROOT = process.env.BENCH_REALTIME_SERVER_ROOT ?? ROOT;
+
 async function startServer(databaseUrl: string): Promise<Server> {
   const dataDir = await mkdtemp(join(tmpdir(), 'mixcrate-bench-realtime-'));
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', join(ROOT, 'bench/realtime-server.ts')], {
-    cwd: ROOT,
+  const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', join(SERVER_ROOT, 'bench/realtime-server.ts')], {
+    cwd: SERVER_ROOT,
     env: {
       ...process.env,
-      TSX_TSCONFIG_PATH: join(ROOT, 'api/tsconfig.json'),
+      TSX_TSCONFIG_PATH: join(SERVER_ROOT, 'api/tsconfig.json'),
       BENCH_REALTIME_DATABASE_URL: databaseUrl,
       BENCH_REALTIME_DATA_DIR: dataDir,
       BENCH_REALTIME_JWT_SECRET: JWT_SECRET,
@@ -339,6 +342,7 @@ const load = () =>
 
 async function main() {
   out(`# realtime fan-out (${process.env.BENCH_REALTIME_REDIS_URL ? 'events through Redis' : 'events through PostgreSQL LISTEN/NOTIFY'})`);
+  if (SERVER_ROOT !== ROOT) out(`server: the checkout at ${SERVER_ROOT}`);
   out(`load average at start (1 / 5 / 15 min): ${load()}`);
   const database = await benchDatabase();
   const server = await startServer(database.url);
