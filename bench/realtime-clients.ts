@@ -23,12 +23,26 @@ interface Socket {
 const sockets: Socket[] = [];
 const send = (message: unknown) => process.send?.(message);
 
+/** A socket, tried again a few times: on a loaded machine an upgrade may time out. */
+async function openRetrying(url: string, mixId: string): Promise<Socket> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await open(url, mixId);
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+}
+
 function open(url: string, mixId: string): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, 'graphql-transport-ws');
     const held: Socket = { socket, seen: [] };
     socket.on('open', () => socket.send('{"type":"connection_init","payload":{}}'));
-    socket.on('error', reject);
+    socket.on('error', (error) => {
+      socket.terminate();
+      reject(error);
+    });
     socket.on('close', (code) => reject(new Error(`socket closed with ${code}`)));
     socket.on('message', (raw) => {
       const at = now();
@@ -66,37 +80,45 @@ function latencies(changes: { count: number; at: number }[]) {
   return { delays, missed };
 }
 
-process.on('message', async (message: { open?: { url: string; sockets: number; mixId: string }; latencies?: { count: number; at: number }[]; close?: boolean }) => {
-  try {
-    if (message.open) {
-      const { url, sockets: count, mixId } = message.open;
-      for (let start = 0; start < count; start += 200) {
-        const batch = Array.from({ length: Math.min(200, count - start) }, () => open(url, mixId));
-        sockets.push(...(await Promise.all(batch)));
+process.on(
+  'message',
+  async (message: {
+    open?: { url: string; sockets: number; mixId: string };
+    latencies?: { count: number; at: number }[];
+    close?: boolean;
+  }) => {
+    try {
+      if (message.open) {
+        const { url, sockets: count, mixId } = message.open;
+        for (let start = 0; start < count; start += 200) {
+          const batch = Array.from({ length: Math.min(200, count - start) }, () => openRetrying(url, mixId));
+          sockets.push(...(await Promise.all(batch)));
+        }
+        send({ opened: sockets.length });
+      } else if (message.latencies) {
+        const expected = 2 + 2 * message.latencies.length;
+        const until = Date.now() + 10_000;
+        while (Date.now() < until && sockets.some(({ seen }) => seen.length < expected))
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        const { delays, missed } = latencies(message.latencies);
+        send({ latencies: delays, missed });
+      } else if (message.close) {
+        await Promise.all(
+          sockets.map(
+            ({ socket }) =>
+              new Promise<void>((resolve) => {
+                socket.removeAllListeners('close');
+                if (socket.readyState === WebSocket.CLOSED) return resolve();
+                socket.once('close', () => resolve());
+                socket.close();
+              }),
+          ),
+        );
+        send({ closed: true });
+        process.exit(0);
       }
-      send({ opened: sockets.length });
-    } else if (message.latencies) {
-      const expected = 2 + 2 * message.latencies.length;
-      const until = Date.now() + 10_000;
-      while (Date.now() < until && sockets.some(({ seen }) => seen.length < expected)) await new Promise((resolve) => setTimeout(resolve, 20));
-      const { delays, missed } = latencies(message.latencies);
-      send({ latencies: delays, missed });
-    } else if (message.close) {
-      await Promise.all(
-        sockets.map(
-          ({ socket }) =>
-            new Promise<void>((resolve) => {
-              socket.removeAllListeners('close');
-              if (socket.readyState === WebSocket.CLOSED) return resolve();
-              socket.once('close', () => resolve());
-              socket.close();
-            }),
-        ),
-      );
-      send({ closed: true });
-      process.exit(0);
+    } catch (error) {
+      send({ failed: String(error) });
     }
-  } catch (error) {
-    send({ failed: String(error) });
-  }
-});
+  },
+);

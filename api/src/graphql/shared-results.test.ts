@@ -14,7 +14,10 @@ function topic() {
     listeners.add(listener);
     return () => listeners.delete(listener);
   };
-  return { listen, listeners, publish: (value: Count) => [...listeners].forEach((listener) => listener(value)) };
+  const publish = (value: Count) => {
+    for (const listener of [...listeners]) listener(value);
+  };
+  return { listen, listeners, publish };
 }
 
 /** A socket that keeps what it was sent; `behind` makes it report unflushed bytes, `flush` then completes its writes. */
@@ -53,7 +56,12 @@ const countField = () => {
 async function subscribeToCount(listen: Listen, first: Count | Error, executed = { count: 0 }) {
   const field = countField();
   field.subscribe = () =>
-    new LiveValue<Count>(listen, 'count', async () => (first instanceof Error ? Promise.reject(first) : first), (a, b) => a.count === b.count);
+    new LiveValue<Count>(
+      listen,
+      'count',
+      async () => (first instanceof Error ? Promise.reject(first) : first),
+      (a, b) => a.count === b.count,
+    );
   field.resolve = (event: Count) => {
     executed.count += 1;
     return event.count;
@@ -97,7 +105,8 @@ test('a socket behind on its writes gets the newest value once it catches up, no
   target.behind = true;
   publish({ count: 1, at: 2 });
   for (let at = 3; at < 20; at += 1) publish({ count: at, at });
-  const counts = () => target.sent.map(({ text }) => (JSON.parse(text) as { payload: { data: { mixListenerCount: number } } }).payload.data.mixListenerCount);
+  const counts = () =>
+    target.sent.map(({ text }) => (JSON.parse(text) as { payload: { data: { mixListenerCount: number } } }).payload.data.mixListenerCount);
   expect(counts()).toEqual([0, 1]);
   target.flush();
   expect(counts()).toEqual([0, 1, 19]);

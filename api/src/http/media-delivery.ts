@@ -10,6 +10,7 @@ import type { Services } from '../services.js';
 import { type ByteRange, contentTypeOf, parseObjectKey, type StoredObject } from '../storage/storage.js';
 
 type ObjectKeyParts = NonNullable<ReturnType<typeof parseObjectKey>>;
+
 import { idleSocketFd } from '../storage/zero-copy.js';
 import type { ErrorBody } from './errors.js';
 import { mediaCorsHeaders } from './public-api/cors.js';
@@ -257,7 +258,10 @@ export function mediaDelivery(services: Services, log: FastifyBaseLogger): Media
     access: FileAccess,
     info: StoredObject | null,
   ): void => {
-    if (!access || !info) return answerError(request, response, oneByOne, 404, 'Not found');
+    if (!access || !info) {
+      answerError(request, response, oneByOne, 404, 'Not found');
+      return;
+    }
     const plan = planDelivery(request.headers, info, contentTypeOf(key), access);
     const headers = headersFor(request, plan.headers);
     if (request.method === 'HEAD' || !plan.range || plan.status >= 300) {

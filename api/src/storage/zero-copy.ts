@@ -7,7 +7,6 @@ const MAP_SHARED = 1;
 const MAP_FAILED = 2 ** 64 - 1;
 const EINTR = 4;
 
-
 /**
  * The kernel's own file-to-socket copy, called straight from libc (through koffi): a range served with sendfile(2)
  * skips reading the bytes into memory and writing them back out, which was half of the media path's CPU (measured
