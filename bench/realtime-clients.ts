@@ -23,12 +23,26 @@ interface Socket {
 const sockets: Socket[] = [];
 const send = (message: unknown) => process.send?.(message);
 
+/** A socket, tried again a few times: on a loaded machine an upgrade may time out. */
+async function openRetrying(url: string, mixId: string): Promise<Socket> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await open(url, mixId);
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
+}
+
 function open(url: string, mixId: string): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, 'graphql-transport-ws');
     const held: Socket = { socket, seen: [] };
     socket.on('open', () => socket.send('{"type":"connection_init","payload":{}}'));
-    socket.on('error', reject);
+    socket.on('error', (error) => {
+      socket.terminate();
+      reject(error);
+    });
     socket.on('close', (code) => reject(new Error(`socket closed with ${code}`)));
     socket.on('message', (raw) => {
       const at = now();
@@ -77,7 +91,7 @@ process.on(
       if (message.open) {
         const { url, sockets: count, mixId } = message.open;
         for (let start = 0; start < count; start += 200) {
-          const batch = Array.from({ length: Math.min(200, count - start) }, () => open(url, mixId));
+          const batch = Array.from({ length: Math.min(200, count - start) }, () => openRetrying(url, mixId));
           sockets.push(...(await Promise.all(batch)));
         }
         send({ opened: sockets.length });

@@ -19,6 +19,8 @@ const config = loadConfig({
   LOG_LEVEL: 'warn',
   DEMO: '0',
   MAX_CONNECTIONS_PER_ADDRESS: '0',
+  // Tens of thousands of sockets opening at once on a loaded machine: a slow upgrade request is the bench, not an attack.
+  REQUEST_HEADERS_TIMEOUT_MS: '120000',
 });
 const server = await startServer(config, pino({ level: 'warn' }, pino.destination(2)));
 process.stdout.write(`${JSON.stringify({ port: Number(new URL(server.url).port) })}\n`);

@@ -38,6 +38,7 @@ const STEPS = (process.env.BENCH_REALTIME_STEPS ?? '2000,4000,8000,12000,16000,1
 const CLIENT_PROCESSES = Number(process.env.BENCH_REALTIME_CLIENT_PROCESSES ?? 4);
 const STEP_CHANGES = Number(process.env.BENCH_REALTIME_STEP_CHANGES ?? 10);
 const STEP_GAP_MS = Number(process.env.BENCH_REALTIME_STEP_GAP_MS ?? 500);
+const STEPS_ONLY = process.env.BENCH_REALTIME_STEPS_ONLY === '1';
 const TARGET_P99_MS = 250;
 const TARGET_BYTES_PER_SOCKET = 100 * 1024;
 const JWT_SECRET = 'bench-realtime-secret-bench-realtime-secret';
@@ -53,14 +54,17 @@ interface Server {
   stop(): Promise<void>;
 }
 
+/** BENCH_REALTIME_SERVER_ROOT=DIR runs another checkout's server (an earlier commit) under the same load, to compare. */
+const SERVER_ROOT = process.env.BENCH_REALTIME_SERVER_ROOT ?? ROOT;
+
 async function startServer(databaseUrl: string): Promise<Server> {
   const dataDir = await mkdtemp(join(tmpdir(), 'mixcrate-bench-realtime-'));
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', join(ROOT, 'bench/realtime-server.ts')], {
-    cwd: ROOT,
+  const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', join(SERVER_ROOT, 'bench/realtime-server.ts')], {
+    cwd: SERVER_ROOT,
     env: {
       ...process.env,
-      TSX_TSCONFIG_PATH: join(ROOT, 'api/tsconfig.json'),
+      TSX_TSCONFIG_PATH: join(SERVER_ROOT, 'api/tsconfig.json'),
       BENCH_REALTIME_DATABASE_URL: databaseUrl,
       BENCH_REALTIME_DATA_DIR: dataDir,
       BENCH_REALTIME_JWT_SECRET: JWT_SECRET,
@@ -337,8 +341,90 @@ const load = () =>
     .map((value) => value.toFixed(2))
     .join(' / ');
 
+/** Stages 1 to 3: 1,000 sockets held here on one count and on their own follow events, and their memory. */
+async function fanOutStages(
+  server: Server,
+  mix: { id: string },
+  listeners: { id: string; token: string }[],
+  watchers: { id: string; token: string }[],
+  fans: { id: string; token: string }[],
+): Promise<string[]> {
+  const lines: string[] = [];
+  // 3 first, on a quiet server: RSS per idle socket.
+  await sleep(1000);
+  const idleBefore = (await rssOf(server.pid)).rss;
+  const idle = await subscribeMany(SUBSCRIBERS, (index) =>
+    subscribe(server.ws, COUNT, { id: mix.id }, index % 2 === 0 ? { token: watchers[index].token } : {}),
+  );
+  await Promise.all(idle.map((subscriber) => subscriber.first));
+  await sleep(3000);
+  const idleAfter = (await rssOf(server.pid)).rss;
+  const perSocket = (idleAfter - idleBefore) / SUBSCRIBERS;
+
+  // 1: the same sockets watch the count while the listeners play.
+  await countLatencies(server, mix.id, idle, listeners.slice(0, 5)); // warm-up
+  const cpuBefore = await cpuMsOf(server.pid);
+  const counts = await countLatencies(server, mix.id, idle, listeners);
+  const countsCpuMs = (await cpuMsOf(server.pid)) - cpuBefore;
+  await closeAll(idle);
+
+  // 2: each member watches their own follow events while fans follow them and the listeners play.
+  const members = await subscribeMany(SUBSCRIBERS, (index) => subscribe(server.ws, FOLLOW_EVENTS, {}, { token: watchers[index].token }));
+  await sleep(1000);
+  const follows: { member: number; at: number }[] = [];
+  const background = listenersPlay(server, mix.id, listeners);
+  for (let index = 0; index < FOLLOWS; index += 1) {
+    const started = performance.now();
+    const member = (index * 7919) % SUBSCRIBERS;
+    const fan = fans[index % fans.length];
+    const response = await fetch(`${server.base}/api/user/follow/${watchers[member].id}`, { headers: { 'x-auth-token': fan.token } });
+    await response.arrayBuffer();
+    follows.push({ member, at: performance.now() });
+    await sleep(Math.max(0, INTERVAL_MS - (performance.now() - started)));
+  }
+  await background;
+  const deadline = performance.now() + DELIVERY_TIMEOUT_MS;
+  const expected = new Map<number, number>();
+  for (const follow of follows) expected.set(follow.member, (expected.get(follow.member) ?? 0) + 1);
+  while (performance.now() < deadline && [...expected].some(([member, n]) => members[member].messages.length < n)) await sleep(50);
+  const seen = new Map<number, number>();
+  const followLatencies: number[] = [];
+  let missedFollows = 0;
+  for (const follow of follows) {
+    const index = seen.get(follow.member) ?? 0;
+    seen.set(follow.member, index + 1);
+    const message = members[follow.member].messages[index];
+    if (message) followLatencies.push(Math.max(0, message.at - follow.at));
+    else missedFollows += 1;
+  }
+  const notifications = summarise(followLatencies);
+  await closeAll(members);
+
+  lines.push('');
+  lines.push(
+    `1. ${SUBSCRIBERS} sockets watching one mix's count; ${counts.changes} count changes from ${LISTENERS} listeners (start, heartbeat, pause; a request every ${INTERVAL_MS} ms)`,
+  );
+  lines.push(
+    `   delivery latency p50 ${ms(counts.p50)}, p95 ${ms(counts.p95)}, p99 ${ms(counts.p99)} (${counts.samples} messages, ${counts.missed} missed); target p99 < ${TARGET_P99_MS} ms: ${verdict(counts.p99 < TARGET_P99_MS && counts.missed === 0)}`,
+  );
+  lines.push(
+    `   server CPU for it: ${((countsCpuMs * 1000) / counts.samples).toFixed(1)} µs a delivered message (its requests included): one core delivers about ${Math.round(counts.samples / (countsCpuMs / 1000)).toLocaleString('en')} messages/s`,
+  );
+  lines.push(
+    `2. ${SUBSCRIBERS} members watching their own follow events; ${follows.length} follows (one every ${INTERVAL_MS} ms) while the listeners play`,
+  );
+  lines.push(
+    `   delivery latency p50 ${ms(notifications.p50)}, p95 ${ms(notifications.p95)}, p99 ${ms(notifications.p99)} (${notifications.samples} messages, ${missedFollows} missed); target p99 < ${TARGET_P99_MS} ms: ${verdict(notifications.p99 < TARGET_P99_MS && missedFollows === 0)}`,
+  );
+  lines.push(
+    `3. server RSS for ${SUBSCRIBERS} idle sockets (one subscription each, half signed in): ${((idleAfter - idleBefore) / MB).toFixed(1)} MB, ${(perSocket / 1024).toFixed(1)} KB a socket (${((perSocket * 1000) / MB).toFixed(1)} MB per 1,000); target < 100 KB: ${verdict(perSocket < TARGET_BYTES_PER_SOCKET)}`,
+  );
+  return lines;
+}
+
 async function main() {
   out(`# realtime fan-out (${process.env.BENCH_REALTIME_REDIS_URL ? 'events through Redis' : 'events through PostgreSQL LISTEN/NOTIFY'})`);
+  if (SERVER_ROOT !== ROOT) out(`server: the checkout at ${SERVER_ROOT}`);
   out(`load average at start (1 / 5 / 15 min): ${load()}`);
   const database = await benchDatabase();
   const server = await startServer(database.url);
@@ -361,80 +447,22 @@ async function main() {
     const watchers = await createMembers(db, tokens, SUBSCRIBERS, 'watcher');
     const fans = await createMembers(db, tokens, LISTENERS, 'fan');
 
-    // 3 first, on a quiet server: RSS per idle socket.
-    await sleep(1000);
-    const idleBefore = (await rssOf(server.pid)).rss;
-    const idle = await subscribeMany(SUBSCRIBERS, (index) =>
-      subscribe(server.ws, COUNT, { id: mix.id }, index % 2 === 0 ? { token: watchers[index].token } : {}),
-    );
-    await Promise.all(idle.map((subscriber) => subscriber.first));
-    await sleep(3000);
-    const idleAfter = (await rssOf(server.pid)).rss;
-    const perSocket = (idleAfter - idleBefore) / SUBSCRIBERS;
-
-    // 1: the same sockets watch the count while the listeners play.
-    await countLatencies(server, mix.id, idle, listeners.slice(0, 5)); // warm-up
-    const cpuBefore = await cpuMsOf(server.pid);
-    const counts = await countLatencies(server, mix.id, idle, listeners);
-    const countsCpuMs = (await cpuMsOf(server.pid)) - cpuBefore;
-    await closeAll(idle);
-
-    // 2: each member watches their own follow events while fans follow them and the listeners play.
-    const members = await subscribeMany(SUBSCRIBERS, (index) => subscribe(server.ws, FOLLOW_EVENTS, {}, { token: watchers[index].token }));
-    await sleep(1000);
-    const follows: { member: number; at: number }[] = [];
-    const background = listenersPlay(server, mix.id, listeners);
-    for (let index = 0; index < FOLLOWS; index += 1) {
-      const started = performance.now();
-      const member = (index * 7919) % SUBSCRIBERS;
-      const fan = fans[index % fans.length];
-      const response = await fetch(`${server.base}/api/user/follow/${watchers[member].id}`, { headers: { 'x-auth-token': fan.token } });
-      await response.arrayBuffer();
-      follows.push({ member, at: performance.now() });
-      await sleep(Math.max(0, INTERVAL_MS - (performance.now() - started)));
-    }
-    await background;
-    const deadline = performance.now() + DELIVERY_TIMEOUT_MS;
-    const expected = new Map<number, number>();
-    for (const follow of follows) expected.set(follow.member, (expected.get(follow.member) ?? 0) + 1);
-    while (performance.now() < deadline && [...expected].some(([member, n]) => members[member].messages.length < n)) await sleep(50);
-    const seen = new Map<number, number>();
-    const followLatencies: number[] = [];
-    let missedFollows = 0;
-    for (const follow of follows) {
-      const index = seen.get(follow.member) ?? 0;
-      seen.set(follow.member, index + 1);
-      const message = members[follow.member].messages[index];
-      if (message) followLatencies.push(Math.max(0, message.at - follow.at));
-      else missedFollows += 1;
-    }
-    const notifications = summarise(followLatencies);
-    await closeAll(members);
+    // Stages 1 to 3 (BENCH_REALTIME_STEPS_ONLY=1 leaves them out), then 4.
+    const firstLines = STEPS_ONLY ? [] : await fanOutStages(server, mix, listeners, watchers, fans);
 
     // 4: count subscribers in steps, held by other processes; each step's memory, latency and CPU per message.
     const steps: Step[] = [];
-    for (const size of STEPS) steps.push(await countStep(server, mix.id, size, listeners));
+    for (const size of STEPS) {
+      const step = await countStep(server, mix.id, size, listeners);
+      steps.push(step);
+      out(
+        `   step: ${size} sockets, p50 ${ms(step.p50)}, p99 ${ms(step.p99)}, ${step.missed} missed, ${step.cpuMicrosPerMessage.toFixed(1)} µs a message, ${(step.bytesPerSocket / 1024).toFixed(1)} KB a socket (load ${load()})`,
+      );
+    }
     const held = steps.filter((step) => step.p99 < TARGET_P99_MS && step.missed === 0).at(-1);
 
     out('');
-    out(
-      `1. ${SUBSCRIBERS} sockets watching one mix's count; ${counts.changes} count changes from ${LISTENERS} listeners (start, heartbeat, pause; a request every ${INTERVAL_MS} ms)`,
-    );
-    out(
-      `   delivery latency p50 ${ms(counts.p50)}, p95 ${ms(counts.p95)}, p99 ${ms(counts.p99)} (${counts.samples} messages, ${counts.missed} missed); target p99 < ${TARGET_P99_MS} ms: ${verdict(counts.p99 < TARGET_P99_MS && counts.missed === 0)}`,
-    );
-    out(
-      `   server CPU for it: ${((countsCpuMs * 1000) / counts.samples).toFixed(1)} µs a delivered message (its requests included): one core delivers about ${Math.round(counts.samples / (countsCpuMs / 1000)).toLocaleString('en')} messages/s`,
-    );
-    out(
-      `2. ${SUBSCRIBERS} members watching their own follow events; ${follows.length} follows (one every ${INTERVAL_MS} ms) while the listeners play`,
-    );
-    out(
-      `   delivery latency p50 ${ms(notifications.p50)}, p95 ${ms(notifications.p95)}, p99 ${ms(notifications.p99)} (${notifications.samples} messages, ${missedFollows} missed); target p99 < ${TARGET_P99_MS} ms: ${verdict(notifications.p99 < TARGET_P99_MS && missedFollows === 0)}`,
-    );
-    out(
-      `3. server RSS for ${SUBSCRIBERS} idle sockets (one subscription each, half signed in): ${((idleAfter - idleBefore) / MB).toFixed(1)} MB, ${(perSocket / 1024).toFixed(1)} KB a socket (${((perSocket * 1000) / MB).toFixed(1)} MB per 1,000); target < 100 KB: ${verdict(perSocket < TARGET_BYTES_PER_SOCKET)}`,
-    );
+    for (const line of firstLines) out(line);
     out(
       `4. count subscribers on one process, held by ${CLIENT_PROCESSES} client processes; ${STEP_CHANGES} changes ${STEP_GAP_MS} ms apart each step:`,
     );

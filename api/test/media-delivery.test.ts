@@ -181,6 +181,28 @@ describe('audio delivery with HTTP ranges and validators', () => {
       expect([missing.status, await missing.json()]).toEqual([404, { error: 'Not found', message: 'Not found', status: 404 }]);
       const garbled = await fetch(`${base}/media/mix/mix-audio/%E0%A4%A.mp3`);
       expect(garbled.status).toBe(404);
+      // Over the network every header goes out in one writeHead, through Fastify one by one: the same headers either way
+      // (through Fastify its own hooks add more), the security and CORS headers included, for a range, a 416 and a 404.
+      const comparable = (headers: Record<string, unknown>) =>
+        Object.fromEntries(
+          Object.entries(headers)
+            .filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name))
+            .map(([name, value]) => [name, String(value)]),
+        );
+      for (const [path, headers] of [
+        [mix.mp3, { range: 'bytes=100-199', origin: 'https://elsewhere.example' }],
+        [mix.mp3, { range: 'bytes=999999999-' }],
+        ['/media/mix/mix-audio/no-such-file.mp3', { origin: 'https://elsewhere.example' }],
+      ] as const) {
+        const overNetwork = await fetch(`${base}${path}`, { headers });
+        await overNetwork.arrayBuffer();
+        const injected = await get(path, headers);
+        expect(overNetwork.status).toBe(injected.statusCode);
+        expect(comparable(injected.headers)).toMatchObject(comparable(Object.fromEntries(overNetwork.headers)));
+        expect(overNetwork.headers.get('x-content-type-options')).toBe('nosniff');
+        expect(overNetwork.headers.get('content-security-policy')).toContain("default-src 'none'");
+        if ('origin' in headers) expect(overNetwork.headers.get('access-control-allow-origin')).toBe('*');
+      }
       const head = await fetch(`${base}${mix.mp3}`, { method: 'HEAD', headers: { range: 'bytes=0-9' } });
       expect([head.status, head.headers.get('content-length'), (await head.arrayBuffer()).byteLength]).toEqual([206, '10', 0]);
       expect(seenByFastify).toEqual([]);

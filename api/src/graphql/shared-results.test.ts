@@ -14,13 +14,10 @@ function topic() {
     listeners.add(listener);
     return () => listeners.delete(listener);
   };
-  return {
-    listen,
-    listeners,
-    publish: (value: Count) => {
-      for (const listener of [...listeners]) listener(value);
-    },
+  const publish = (value: Count) => {
+    for (const listener of [...listeners]) listener(value);
   };
+  return { listen, listeners, publish };
 }
 
 /** A socket that keeps what it was sent; `behind` makes it report unflushed bytes, `flush` then completes its writes. */

@@ -195,8 +195,8 @@ function writeHead(response: ServerResponse, status: number, headers: string[], 
  * listener sends dozens of range requests, and Fastify's per-request work (request and reply objects, hooks, routing,
  * two log lines) was 8 % of the main thread's time per range (137 -> 126 µs). A listener's ranges after the first (the
  * mix's facts remembered, its file open, its pages in memory) are answered without a promise, each a cost of its own
- * while the ORM's AsyncLocalStorage has Node track every promise in the process: the head is written corked and the
- * bytes follow it from the file with no copy, so both leave in the same packets.
+ * while the ORM's AsyncLocalStorage has Node track every promise in the process), and with every header in one
+ * writeHead; the bytes follow the head from the file with no copy.
  */
 export function mediaDelivery(services: Services, log: FastifyBaseLogger): MediaHandler {
   const { media, storage, auth } = services;
@@ -273,17 +273,11 @@ export function mediaDelivery(services: Services, log: FastifyBaseLogger): Media
     const socketFd = idleSocketFd(response.socket);
     const inMemory = socketFd === null ? null : storage.inMemoryRange?.(key, zeroCopyPart(range));
     if (inMemory && socketFd !== null) {
-      let sent = 0;
-      inMemory.cork(socketFd, true);
-      try {
-        writeHead(response, plan.status, headers, oneByOne);
-        response.flushHeaders();
-        // The headers went straight to the socket (corked there) unless it was busy: only then may the bytes follow them directly.
-        if (idleSocketFd(response.socket) === socketFd) sent = inMemory.sendTo(socketFd);
-      } finally {
-        inMemory.cork(socketFd, false);
-        inMemory.release();
-      }
+      writeHead(response, plan.status, headers, oneByOne);
+      response.flushHeaders();
+      // The headers went straight to the socket unless it was busy: only then may the bytes follow them directly.
+      const sent = idleSocketFd(response.socket) === socketFd ? inMemory.sendTo(socketFd) : 0;
+      inMemory.release();
       if (range.start + sent > range.end) {
         response.end();
         return;

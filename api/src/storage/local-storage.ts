@@ -88,7 +88,6 @@ export class LocalStorage implements StorageDriver {
     }
     return {
       sendTo: (socketFd) => zeroCopy.send(socketFd, lease.handle.fd, start, length),
-      cork: (socketFd, on) => zeroCopy.cork(socketFd, on),
       release: () => lease.release(),
     };
   }

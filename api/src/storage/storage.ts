@@ -89,8 +89,6 @@ export interface ByteRange {
 export interface InMemoryRange {
   /** Sends what the socket takes now, from the range's start; answers how many bytes went. */
   sendTo(socketFd: number): number;
-  /** Holds the socket's writes until whole segments fill, or lets them go (see ZeroCopy.cork). */
-  cork(socketFd: number, on: boolean): void;
   release(): void;
 }
 

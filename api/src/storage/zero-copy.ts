@@ -6,8 +6,6 @@ const PROT_READ = 1;
 const MAP_SHARED = 1;
 const MAP_FAILED = 2 ** 64 - 1;
 const EINTR = 4;
-const IPPROTO_TCP = 6;
-const TCP_CORK = 3;
 
 /**
  * The kernel's own file-to-socket copy, called straight from libc (through koffi): a range served with sendfile(2)
@@ -21,12 +19,6 @@ export interface ZeroCopy {
   map(fd: number, size: number): FileMapping | null;
   /** Sends up to `length` bytes of the file from `start` to the socket, as many as it takes now; answers how many went. */
   send(socketFd: number, fileFd: number, start: number, length: number): number;
-  /**
-   * Holds what is written to the socket until whole segments fill (TCP_CORK), or lets it go: the headers written while
-   * corked leave with the file's first bytes instead of in a packet of their own, as nginx's `tcp_nopush` does.
-   * Measured: the headers' own packet was a fifth of the media path's time (the kernel's loopback work for it).
-   */
-  cork(socketFd: number, on: boolean): void;
 }
 
 export interface FileMapping {
@@ -43,9 +35,7 @@ function loadZeroCopy(): ZeroCopy | null {
     const mmap = libc.func('uintptr_t mmap(uintptr_t addr, size_t length, int prot, int flags, int fd, int64_t offset)');
     const munmap = libc.func('int munmap(uintptr_t addr, size_t length)');
     const mincore = libc.func('int mincore(uintptr_t addr, size_t length, _Out_ uint8_t *vec)');
-    const setsockopt = libc.func('int setsockopt(int sockfd, int level, int optname, const int32_t *optval, uint32_t optlen)');
-    const corked = new Int32Array([1]);
-    const uncorked = new Int32Array([0]);
+
     let pageFlags = new Uint8Array(256);
     return {
       map(fd, size) {
@@ -83,10 +73,6 @@ function loadZeroCopy(): ZeroCopy | null {
           else break;
         }
         return sent;
-      },
-      cork(socketFd, on) {
-        // A socket that refuses (not TCP) just sends as before.
-        setsockopt(socketFd, IPPROTO_TCP, TCP_CORK, on ? corked : uncorked, 4);
       },
     };
   } catch {
