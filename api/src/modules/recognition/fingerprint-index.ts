@@ -10,8 +10,8 @@ export interface EntryVisitor {
 }
 
 export interface FingerprintIndex {
-  /** Calls `visitor.visit` once per entry stored under `hash`. */
-  lookup(hash: number, visitor: EntryVisitor): void;
+  /** Calls `visitor.visit` once per entry stored under the hash keys from `first` to `last` (both included). */
+  lookup(first: number, last: number, visitor: EntryVisitor): void;
   /** Entries in the index. */
   readonly size: number;
   /**
@@ -154,10 +154,11 @@ export class MemoryIndex implements FingerprintIndex {
     return this.roots.get(track);
   }
 
-  lookup(hash: number, visitor: EntryVisitor) {
+  lookup(first: number, last: number, visitor: EntryVisitor) {
     const { tracks, data } = this;
-    const end = this.offsets[hash + 1];
-    for (let i = this.offsets[hash]; i < end; i += 1) visitor.visit(tracks[i], data[i]);
+    // Entries are grouped by key in key order: a run of keys is one stretch of the arrays (two reads of the offsets).
+    const end = this.offsets[last + 1];
+    for (let i = this.offsets[first]; i < end; i += 1) visitor.visit(tracks[i], data[i]);
   }
 
   /** How many entries each hash key holds, for statistics (e.g. synthetic distractors with the same distribution). */

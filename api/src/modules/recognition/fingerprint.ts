@@ -92,10 +92,15 @@ function cellsNear(value: number, cells: number, margin: number, out: number[]) 
   else if (within > 1 - margin && cell + 1 < cells) out.push(cell + 1);
 }
 
-const probeScratch = { xc: [] as number[], xd: [] as number[], b: [] as number[], c: [] as number[], d: [] as number[], p: [] as number[] };
+const probeScratch = { xc: [] as number[], xd: [] as number[], b: [] as number[], c: [] as number[], d: [] as number[] };
 
-/** Every hash key a stored quad matching this query quad may have (its cells and the neighbours it is close to). */
-export function probeKeys(quad: Quad, out: number[]): number[] {
+/**
+ * Every hash key a stored quad matching this query quad may have: its cells and the neighbours it is close to, each
+ * with every pitch cell within MAX_PITCH_SHIFT of its root. A key's pitch cell is its last digit, so the pitch cells
+ * of one shape are consecutive keys: `out` gets the first key of each run, and the run's length is returned (the
+ * index reads a run in one go instead of one lookup per pitch cell).
+ */
+export function probeRuns(quad: Quad, out: number[]): number {
   out.length = 0;
   const s = probeScratch;
   cellsNear(quad.xC * X_CELLS, X_CELLS, X_MARGIN, s.xc);
@@ -103,14 +108,11 @@ export function probeKeys(quad: Quad, out: number[]): number[] {
   cellsNear(quad.dB + QUAD.range + 0.5, INTERVAL_CELLS, INTERVAL_MARGIN, s.b);
   cellsNear(quad.dC + QUAD.range + 0.5, INTERVAL_CELLS, INTERVAL_MARGIN, s.c);
   cellsNear(quad.dD + QUAD.range + 0.5, INTERVAL_CELLS, INTERVAL_MARGIN, s.d);
-  s.p.length = 0;
   const lowPitch = cellOfPitch(quad.pitch - MAX_PITCH_SHIFT);
   const highPitch = cellOfPitch(quad.pitch + MAX_PITCH_SHIFT);
-  for (let p = lowPitch; p <= highPitch; p += 1) s.p.push(p);
   for (const xc of s.xc)
-    for (const xd of s.xd)
-      for (const b of s.b) for (const c of s.c) for (const d of s.d) for (const p of s.p) out.push(keyOfCells(xc, xd, b, c, d, p));
-  return out;
+    for (const xd of s.xd) for (const b of s.b) for (const c of s.c) for (const d of s.d) out.push(keyOfCells(xc, xd, b, c, d, lowPitch));
+  return highPitch - lowPitch + 1;
 }
 
 /**
@@ -134,11 +136,14 @@ export class FingerprintExtractor {
     const chosen = settings ?? (mode === 'reference' ? REFERENCE_SETTINGS : QUERY_SETTINGS);
     this.resampler = new Resampler(sampleRate, ANALYSIS_RATE);
     this.quads = new QuadBuilder(chosen, mode, onQuad);
-    this.picker = new PeakPicker(chosen, (peaks) => {
-      this.peakCount += peaks.length;
-      onPeaks?.(peaks);
-      this.quads.add(peaks);
-    });
+    this.picker = new PeakPicker(
+      chosen,
+      (peaks) => {
+        this.peakCount += peaks.length;
+        this.quads.add(peaks);
+      },
+      onPeaks,
+    );
   }
 
   get peaks(): number {

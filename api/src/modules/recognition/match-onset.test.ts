@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { Random } from '../../shared/random.js';
 import type { FingerprintIndex } from './fingerprint-index.js';
 import type { Line } from './match-lines.js';
 import { earliestPlaying, PeakHistory } from './match-onset.js';
@@ -59,8 +60,12 @@ describe("the query's peak history", () => {
 describe('where a found track began to be heard', () => {
   const settings = DEFAULT_MATCHER_SETTINGS;
   const line: Line = { at: 0, origin: 0, speed: 1, pitch: 0 };
-  /** The track's root peaks: one every 4 frames over 100 s, pitches cycling (a root is time << 7 | 2 x pitch). */
-  const roots = Uint32Array.from({ length: Math.floor((100 * SECOND) / 4) }, (_, index) => ((index * 4) << 7) | (20 + (index % 40)));
+  /**
+   * The track's root peaks: one every 4 frames over 100 s, at pitches drawn at random (a root is time << 7 | 2 x
+   * pitch): a line a few seconds off finds none of them, however it is stretched.
+   */
+  const random = new Random(7);
+  const roots = Uint32Array.from({ length: Math.floor((100 * SECOND) / 4) }, (_, index) => ((index * 4) << 7) | random.int(20, 59));
   const index = (rootsOf?: FingerprintIndex['rootsOf']): FingerprintIndex => ({ lookup: () => undefined, size: 0, rootsOf });
   /** The query's peaks where the track is heard (query seconds), the reference `lag` frames ahead, its pitch `shift` up. */
   const heard = (intervals: [number, number][], from = 0, { lag = 0, shift = 0 } = {}) => {
@@ -191,6 +196,27 @@ describe('where a found track began to be heard', () => {
         40 * SECOND,
       ),
     ).toBe(40 * SECOND);
+  });
+
+  test("a line a little off the track's speed is aligned to its peaks before it is followed back", () => {
+    // Played 2% slow, and found at 60 s (where the query's and the reference's clocks meet) with a line that says 1.0:
+    // followed back as is, it misses the peaks by more than 2 frames within 2 s.
+    const slow = new PeakHistory();
+    slow.add([
+      peak(0, 100),
+      ...[...roots]
+        .map((root) => peak(60 * SECOND + ((root >>> 7) - 60 * SECOND) / 0.98, (root & 127) / 2))
+        .filter((p) => p.time >= 30 * SECOND && p.time < 100 * SECOND),
+    ]);
+    const found = earliestPlaying(
+      index(() => roots),
+      slow,
+      settings,
+      1,
+      line,
+      60 * SECOND,
+    );
+    expect(seconds(found)).toBe(27);
   });
 
   test('at most refineSeconds back, and never before the history', () => {

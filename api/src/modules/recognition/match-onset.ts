@@ -52,6 +52,11 @@ export class PeakHistory {
 
   /** Whether a peak lies within PEAK_FRAMES and PEAK_SEMITONES of (time, pitch). */
   has(time: number, pitch: number): boolean {
+    return this.find(time, pitch) >= 0;
+  }
+
+  /** The time of the first peak within PEAK_FRAMES and PEAK_SEMITONES of (time, pitch), or -1. */
+  find(time: number, pitch: number): number {
     const { times, pitches } = this;
     let low = this.first;
     let high = this.count;
@@ -61,8 +66,8 @@ export class PeakHistory {
       else high = mid;
     }
     for (let i = low; i < this.count && (times[i] as number) <= time + PEAK_FRAMES; i += 1)
-      if (Math.abs((pitches[i] as number) - pitch) <= PEAK_SEMITONES) return true;
-    return false;
+      if (Math.abs((pitches[i] as number) - pitch) <= PEAK_SEMITONES) return times[i] as number;
+    return -1;
   }
 }
 
@@ -76,6 +81,88 @@ function lowerBound(list: Uint32Array, value: number): number {
     else high = mid;
   }
   return low;
+}
+
+/** Speeds (relative steps either way) and offsets (frames either way) tried when aligning a found line to its peaks. */
+const ALIGN_SPEED_STEP = 0.002;
+const ALIGN_SPEED_STEPS = 20;
+const ALIGN_FRAMES = 8;
+/** Seconds after a new segment's start whose peaks align its line. */
+const ALIGN_SECONDS = 12;
+
+/**
+ * The line through a found track's own peaks, near `start`. A new segment's line comes from one window of quad
+ * matches, most of them near its end when the track fades in: its speed can be a couple of percent off (quad spans
+ * are whole frames), and followed back for ten seconds it misses the track's peaks by more than their ±2 frames, so
+ * the start stopped seconds late. Here every speed within ±4% (0.2% apart) and offset within ±4 frames is tried on
+ * the track's roots over the first seconds, pivoting at their middle, and the middle of those that find the most
+ * query peaks wins.
+ */
+export function alignLine(roots: Uint32Array, peaks: PeakHistory, line: Line, start: number): Line {
+  const from = start;
+  const to = start + ALIGN_SECONDS * FRAMES_PER_SECOND;
+  const pivot = (from + to) / 2;
+  const atPivot = line.at + line.speed * (pivot - line.origin);
+  const first = lowerBound(roots, Math.max(0, Math.ceil(line.at + line.speed * (from - line.origin))) << 7);
+  const last = lowerBound(roots, Math.max(0, Math.ceil(line.at + line.speed * (to - line.origin))) << 7);
+  if (last - first < 10) return line;
+  const tried: { found: number; speed: number; at: number }[] = [];
+  let most = 0;
+  for (let k = -ALIGN_SPEED_STEPS; k <= ALIGN_SPEED_STEPS; k += 1) {
+    const speed = line.speed * (1 + k * ALIGN_SPEED_STEP);
+    for (let offset = -ALIGN_FRAMES; offset <= ALIGN_FRAMES; offset += 1) {
+      const at = atPivot + offset * speed;
+      let found = 0;
+      for (let i = first; i < last; i += 1) {
+        const root = roots[i] as number;
+        if (peaks.has(pivot + (rootTime(root) - at) / speed, rootPitch(root) + line.pitch)) found += 1;
+      }
+      tried.push({ found, speed, at });
+      if (found > most) most = found;
+    }
+  }
+  if (most === 0) return line;
+  // Peaks match within ±2 frames, so neighbouring speeds and offsets find as many: the middle of the best ones.
+  const best = { found: most, speed: 0, at: 0 };
+  let count = 0;
+  for (const candidate of tried) {
+    if (candidate.found < 0.95 * most) continue;
+    best.speed += candidate.speed;
+    best.at += candidate.at;
+    count += 1;
+  }
+  best.speed /= count;
+  best.at /= count;
+  // Then least squares on the peaks that line finds (their times are interpolated within a frame): the speed to
+  // a fraction of a per mille, which a start followed back for half a minute needs.
+  let n = 0;
+  let sx = 0;
+  let sy = 0;
+  let sxx = 0;
+  let sxy = 0;
+  for (let i = first; i < last; i += 1) {
+    const root = roots[i] as number;
+    const x = rootTime(root) - best.at;
+    const time = peaks.find(pivot + x / best.speed, rootPitch(root) + line.pitch);
+    if (time < 0) continue;
+    const y = time - pivot;
+    n += 1;
+    sx += x;
+    sy += y;
+    sxx += x * x;
+    sxy += x * y;
+  }
+  const spread = sxx - (sx * sx) / n;
+  if (n >= 10 && spread > 0) {
+    // Query time = pivot + a + b x, x the reference's time from best.at: speed 1 / b, and at pivot the reference is at best.at - a / b.
+    const b = (sxy - (sx * sy) / n) / spread;
+    const a = (sy - b * sx) / n;
+    if (b > 0) {
+      best.speed = 1 / b;
+      best.at -= a / b;
+    }
+  }
+  return { ...line, at: best.at, origin: pivot, speed: best.speed };
 }
 
 /**
@@ -95,6 +182,7 @@ export function earliestPlaying(
 ): number {
   const roots = settings.refineSeconds > 0 ? index.rootsOf?.(track) : undefined;
   if (!roots || roots.length === 0) return start;
+  line = alignLine(roots, peaks, line, start);
   const window = settings.refineWindowSeconds * FRAMES_PER_SECOND;
   const limit = Math.max(peaks.since, start - settings.refineSeconds * FRAMES_PER_SECOND);
   const referenceAt = (q: number) => line.at + line.speed * (q - line.origin);

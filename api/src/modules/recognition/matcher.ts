@@ -17,7 +17,7 @@
 // (match-onset.ts: a track fading in is heard before it dominates), and its end follows the line as long as matches
 // keep landing on it (the fade out).
 
-import { entryPitch, entrySpan, entryTime, FingerprintExtractor, MAX_PITCH_SHIFT, probeKeys } from './fingerprint.js';
+import { entryPitch, entrySpan, entryTime, FingerprintExtractor, MAX_PITCH_SHIFT, probeRuns } from './fingerprint.js';
 import type { EntryVisitor, FingerprintIndex } from './fingerprint-index.js';
 import { anchorKey, type Line, onLine, type Point, refitLine, verifyLine } from './match-lines.js';
 import { earliestPlaying, PeakHistory } from './match-onset.js';
@@ -136,9 +136,10 @@ export class RecognitionSession {
       this.current = new MatchBlock(this.current.index + 1);
     }
     this.visitor.quad = quad;
-    for (const key of probeKeys(quad, this.keys)) {
+    const cells = probeRuns(quad, this.keys);
+    for (const key of this.keys) {
       this.lookups += 1;
-      this.index.lookup(key, this.visitor);
+      this.index.lookup(key, key + cells - 1, this.visitor);
     }
   }
 

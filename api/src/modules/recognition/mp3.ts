@@ -10,20 +10,25 @@ export interface DecodeSummary {
   errors: number;
 }
 
-/** Mono samples of one decoded chunk: the channels averaged (into `scratch` when it is big enough). */
-function downmix(channels: Float32Array[], count: number): Float32Array {
+/** Mono samples of one decoded chunk: the channels averaged, into `scratch` when it is big enough. */
+function downmix(channels: Float32Array[], count: number, scratch: Float32Array): Float32Array {
   const first = channels[0];
   if (!first) return new Float32Array(0);
   if (channels.length === 1) return first.subarray(0, count);
-  const mono = new Float32Array(count);
+  const mono = scratch.length >= count ? scratch.subarray(0, count) : new Float32Array(count);
   const scale = 1 / channels.length;
-  for (const channel of channels) for (let i = 0; i < count; i += 1) mono[i] += channel[i] * scale;
+  for (let i = 0; i < count; i += 1) mono[i] = first[i] * scale;
+  for (let c = 1; c < channels.length; c += 1) {
+    const channel = channels[c] as Float32Array;
+    for (let i = 0; i < count; i += 1) mono[i] += channel[i] * scale;
+  }
   return mono;
 }
 
 /**
  * Decodes an MP3 byte stream chunk by chunk, handing each decoded stretch to `onPcm` as mono samples: memory stays
- * that of one chunk whatever the file's length.
+ * that of one chunk whatever the file's length. `mono` is valid during the call only (its buffer is reused: an hour
+ * of audio is otherwise thousands of fresh arrays for the garbage collector); copy it to keep it.
  */
 export async function decodeMp3(
   source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
@@ -34,6 +39,8 @@ export async function decodeMp3(
   const summary: DecodeSummary = { samples: 0, sampleRate: 0, errors: 0 };
   // mpg123 decodes best from chunks of a few frames: split large buffers.
   const piece = 16_384;
+  // Room for the samples of one piece's frames (1,152 samples per frame; a 16 KB piece holds at most ~100 frames).
+  const scratch = new Float32Array(131_072);
   try {
     for await (const chunk of source) {
       const bytes = chunk instanceof Uint8Array ? chunk : new Uint8Array(chunk);
@@ -43,7 +50,7 @@ export async function decodeMp3(
         if (decoded.samplesDecoded === 0) continue;
         summary.sampleRate = decoded.sampleRate;
         summary.samples += decoded.samplesDecoded;
-        onPcm(downmix(decoded.channelData, decoded.samplesDecoded), decoded.sampleRate);
+        onPcm(downmix(decoded.channelData, decoded.samplesDecoded, scratch), decoded.sampleRate);
       }
     }
   } finally {

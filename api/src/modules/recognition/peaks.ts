@@ -35,7 +35,6 @@ export interface Peak {
   level: number;
 }
 
-const LOG_FLOOR = Math.log(MIN_POWER);
 // Comparators made once: closures created in hot loops cost an allocation each (and a name under tsx).
 export const louderFirst = (a: Peak, b: Peak) => b.level - a.level;
 const earlierFirst = (a: Peak, b: Peak) => a.time - b.time;
@@ -55,9 +54,12 @@ export class PeakPicker {
   private sinceHop = 0;
   private readonly bins = HIGH_BIN - LOW_BIN + 3; // one extra each side for interpolation
   private readonly power = new Float32Array(HIGH_BIN - LOW_BIN + 3);
-  /** Ring of the last 2 * peakFrames + 1 frames of log power. */
+  /**
+   * Ring of the last 2 * peakFrames + 1 frames of power. Peaks are picked on power itself (the logarithm keeps the
+   * order): only the few peaks found take a logarithm, not every bin of every frame.
+   */
   private readonly depth: number;
-  private readonly logs: Float32Array[];
+  private readonly powers: Float32Array[];
   private readonly reach: Int32Array;
   private readonly bandOf: Int32Array;
   private frames = 0;
@@ -67,10 +69,11 @@ export class PeakPicker {
   constructor(
     private readonly settings: PeakSettings,
     private readonly emit: (peaks: Peak[]) => void,
+    private readonly emitAll?: (peaks: Peak[]) => void,
   ) {
     for (let i = 0; i < FFT_SIZE; i += 1) this.window[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / FFT_SIZE);
     this.depth = 2 * settings.peakFrames + 1;
-    this.logs = Array.from({ length: this.depth }, () => new Float32Array(this.bins).fill(LOG_FLOOR));
+    this.powers = Array.from({ length: this.depth }, () => new Float32Array(this.bins).fill(MIN_POWER));
     this.reach = new Int32Array(this.bins);
     this.bandOf = new Int32Array(this.bins);
     for (let i = 0; i < this.bins; i += 1) {
@@ -122,8 +125,8 @@ export class PeakPicker {
     for (let i = wrapAt; i < FFT_SIZE; i += 1) frame[i] = samples[i - wrapAt] * window[i];
     this.fft.power(frame, power, LOW_BIN - 1, HIGH_BIN + 2);
     const slot = this.frames % this.depth;
-    const logs = this.logs[slot] as Float32Array;
-    for (let i = 0; i < bins; i += 1) logs[i] = Math.log(power[i] + 1e-12);
+    const powers = this.powers[slot] as Float32Array;
+    for (let i = 0; i < bins; i += 1) powers[i] = power[i] + 1e-12;
     this.frames += 1;
     if (this.frames > this.settings.peakFrames) this.judge(this.frames - 1 - this.settings.peakFrames);
   }
@@ -131,7 +134,7 @@ export class PeakPicker {
   /** Finds the peaks of frame `centre` (its neighbours up to peakFrames later have been analysed). */
   private judge(centre: number) {
     const { depth, bins } = this;
-    const logs = this.logs[centre % depth] as Float32Array;
+    const powers = this.powers[centre % depth] as Float32Array;
     const blockIndex = Math.floor(centre / BLOCK_FRAMES);
     if (blockIndex !== this.blockIndex) {
       this.closeBlock();
@@ -140,14 +143,14 @@ export class PeakPicker {
     const { reach } = this;
     const { peakFrames } = this.settings;
     for (let i = 1; i < bins - 1; i += 1) {
-      const value = logs[i];
-      if (value <= LOG_FLOOR || value < logs[i - 1] || value <= logs[i + 1]) continue;
+      const value = powers[i];
+      if (value <= MIN_POWER || value < powers[i - 1] || value <= powers[i + 1]) continue;
       const from = Math.max(0, i - reach[i]);
       const to = Math.min(bins - 1, i + reach[i]);
       let isPeak = true;
-      for (let j = from; j <= to && isPeak; j += 1) if (logs[j] > value || (j > i && logs[j] === value)) isPeak = false;
+      for (let j = from; j <= to && isPeak; j += 1) if (powers[j] > value || (j > i && powers[j] === value)) isPeak = false;
       for (let k = 1; k <= peakFrames && isPeak; k += 1) {
-        const later = this.logs[(centre + k) % depth] as Float32Array;
+        const later = this.powers[(centre + k) % depth] as Float32Array;
         for (let j = from; j <= to; j += 1) {
           if (later[j] >= value) {
             isPeak = false;
@@ -155,7 +158,7 @@ export class PeakPicker {
           }
         }
         if (!isPeak || centre - k < 0) continue;
-        const earlier = this.logs[(centre - k) % depth] as Float32Array;
+        const earlier = this.powers[(centre - k) % depth] as Float32Array;
         for (let j = from; j <= to; j += 1) {
           if (earlier[j] > value) {
             isPeak = false;
@@ -164,21 +167,27 @@ export class PeakPicker {
         }
       }
       if (!isPeak) continue;
-      // Parabolic interpolation in frequency and in time.
-      const below = logs[i - 1];
-      const above = logs[i + 1];
-      const curve = below - 2 * value + above;
+      // Parabolic interpolation of log power in frequency and in time.
+      const level = Math.log(value);
+      const below = Math.log(powers[i - 1]);
+      const above = Math.log(powers[i + 1]);
+      const curve = below - 2 * level + above;
       const shift = curve < 0 ? Math.max(-0.5, Math.min(0.5, (0.5 * (below - above)) / curve)) : 0;
-      const before = centre > 0 ? (this.logs[(centre - 1) % depth] as Float32Array)[i] : value;
-      const after = (this.logs[(centre + 1) % depth] as Float32Array)[i];
-      const bend = before - 2 * value + after;
+      const before = centre > 0 ? Math.log((this.powers[(centre - 1) % depth] as Float32Array)[i]) : level;
+      const after = Math.log((this.powers[(centre + 1) % depth] as Float32Array)[i]);
+      const bend = before - 2 * level + after;
       const timeShift = bend < 0 ? Math.max(-0.5, Math.min(0.5, (0.5 * (before - after)) / bend)) : 0;
       const hz = (LOW_BIN - 1 + i + shift) * BIN_HZ;
-      (this.block[this.bandOf[i]] as Peak[]).push({ time: centre + timeShift, pitch: 12 * Math.log2(hz / BASE_HZ), level: value });
+      (this.block[this.bandOf[i]] as Peak[]).push({ time: centre + timeShift, pitch: 12 * Math.log2(hz / BASE_HZ), level });
     }
   }
 
   private closeBlock() {
+    if (this.emitAll) {
+      const all = this.block.flat();
+      all.sort(earlierFirst);
+      if (all.length > 0) this.emitAll(all);
+    }
     const kept: Peak[] = [];
     for (const band of this.block) {
       band.sort(louderFirst);
