@@ -115,7 +115,7 @@ async function main() {
     await seedSearchWorld(client, SIZE);
     out(`seeded in ${(ms(start) / 1000).toFixed(0)} s`);
     start = process.hrtime.bigint();
-    const docs = (await buildIndex(orm.em.fork())) ?? 0;
+    const docs = (await buildIndex(client)) ?? 0;
     await client.query('vacuum analyze search_word, search_doc, search_posting');
     out(`search index built: ${docs.toLocaleString('en')} rows in ${(ms(start) / 1000).toFixed(0)} s`);
     start = process.hrtime.bigint();
