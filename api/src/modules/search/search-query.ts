@@ -1,8 +1,9 @@
 /**
- * Finding documents (docs/search.md#how-it-finds). Three statements at most: the typed words' vocabulary (deletion
- * keys within the typo budget, and the words the last typed word starts), the candidates (the newest postings of the
- * rarest typed words, per kind, with any document whose title was typed exactly, checked against the mixes' visibility
- * and the filters), and the visible mixes that play the best matching tracks. Ranking is search-score.ts.
+ * Finding documents (docs/search.md#how-it-finds). The typed words' variants come from the in-memory vocabulary
+ * (search-vocabulary.ts: deletion keys within the typo budget, and the words the last typed word starts); then two
+ * statements at most: the candidates (the newest postings of the rarest typed words, per kind, with any document whose
+ * title starts with what was typed, checked against the mixes' visibility and the filters), and the visible mixes that
+ * play the best matching tracks. Ranking is search-score.ts.
  */
 import { VISIBLE_MIX_SQL } from '../mixes/index.js';
 import { words } from '../tracks/index.js';
@@ -117,7 +118,8 @@ export async function findHits(
             : 'select p.doc_no from search_posting p where p.word_id = w.id and p.kind = k.kind order by p.doc_no desc limit :perVariant'
         }) p
        union
-       (select doc_no from search_doc where name_key ~>=~ :keyStart and name_key ~<~ :keyEnd and kind = any(:kinds::smallint[]) limit :perVariant)
+       (select doc_no from search_doc where name_key ~>=~ :keyStart and name_key ~<~ :keyEnd and kind = any(:kinds::smallint[])
+         order by name_key using ~<~ limit :perVariant)
      )
      select d.kind, d.ref_id, d.body, d.name_key, m.play_count as plays, m.published_at as at
        from hits h join search_doc d on d.doc_no = h.doc_no
@@ -130,7 +132,8 @@ export async function findHits(
       kinds: searched,
       perVariant,
       ...(second.length > 0 ? { second: second.map((v) => v.id), scan } : {}),
-      // Titles starting with the typed key: a range in the index's byte order (the last character sorts after all).
+      // Titles starting with the typed key: a range in the index's byte order (the last character sorts after all),
+      // walked in that order so the limit stops the walk early and an exact title, first in it, is always kept.
       keyStart: query.key,
       keyEnd: `${query.key}\u{10ffff}`,
       ...filterParams(filters),
