@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { SearchService } from '../src/modules/search/search.service.js';
 import { CatalogueService } from '../src/modules/tracks/catalogue/catalogue.service.js';
 import { createTestApp, gql, type Member, signUpMember, type TestApp } from './support/app.js';
 import { draftMix, typedTracks } from './support/mixes.js';
@@ -179,6 +180,24 @@ describe('what may be found', () => {
     await waitFor('the mix hosted again to be found', async () => ids_(await search('night drive', ['MIX'])).includes(ids.drive), {
       timeoutMs: 1000,
     });
+  });
+});
+
+describe('several servers', () => {
+  test('a word new to the index reaches another server’s in-memory vocabulary within a second', async () => {
+    const second = new SearchService(t.services.orm, t.services.mixes, t.databaseUrl, { warn: () => undefined });
+    await second.start();
+    try {
+      const found = async (q: string) => (await second.suggest({ q })).mixes.map((item) => (item.kind === 'mix' ? item.mix.id : ''));
+      // Loaded with the words known so far; "quixotic" is not one of them.
+      expect(await found('midnight velvet')).toContain(ids.velvet);
+      const id = await publish(dj, 'Quixotic Lanterns');
+      await waitFor('the other server to find the new words', async () => (await found('quixotik lanterns')).includes(id), {
+        timeoutMs: 1000,
+      });
+    } finally {
+      await second.close();
+    }
   });
 });
 

@@ -5,6 +5,7 @@
  * loses it.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type pg from 'pg';
 import { VISIBLE_MIX_SQL } from '../mixes/index.js';
 import { activeMemberSql } from '../users/index.js';
 import { bodyWords, type DocBody, KIND, memberBody, mixBody, nameKey, trackBody } from './search-text.js';
@@ -208,79 +209,89 @@ const BUILD_CHUNK = 20_000;
  * (inside the transaction): a row changed meanwhile is queued again by its trigger once this commits. Returns the
  * documents written, or null when the index was not empty (another instance built it).
  */
-export async function buildIndex(em: EntityManager): Promise<number | null> {
-  return em.transactional(async (tx) => {
-    await tx.execute("select pg_advisory_xact_lock(hashtext('search_build'))");
-    const [any] = await tx.execute<{ built: boolean }[]>('select exists (select 1 from search_doc) as built');
-    if (any?.built) return null;
-    await tx.execute('delete from search_pending');
-    await tx.execute('delete from search_posting');
-    await tx.execute("set local work_mem = '256MB'");
-    const ids = new Map<string, number>();
-    const counts = new Map<number, number>();
-    for (const row of await tx.execute<{ id: number; word: string }[]>('select id, word from search_word')) ids.set(row.word, row.id);
-    const [top] = await tx.execute<{ id: number }[]>(
-      'select greatest(coalesce(max(id), 0), (select last_value from search_word_id_seq)) as id from search_word',
-    );
-    const firstNew = (top?.id ?? 0) + 1;
-    let nextId = firstNew;
-    const added: [number, string][] = [];
-    let written = 0;
-    for (const source of SOURCES) {
-      await tx.execute(`declare search_build no scroll cursor for ${source.sql(`order by ${source.order}`)}`);
-      for (;;) {
-        const rows = await tx.execute<SourceRow[]>(`fetch forward ${BUILD_CHUNK} from search_build`);
-        const docs = rows.map((row) => {
-          const doc = source.doc(row);
-          const words = bodyWords(doc.body).map((word) => {
-            let id = ids.get(word);
-            if (id === undefined) {
-              id = nextId++;
-              ids.set(word, id);
-              added.push([id, word]);
-            }
-            counts.set(id, (counts.get(id) ?? 0) + 1);
-            return id;
-          });
-          return { kind: doc.kind, ref_id: doc.refId, words: pgArray(words), body: doc.body, name_key: doc.nameKey };
-        });
-        if (docs.length > 0) {
-          await tx.execute(
-            `insert into search_doc (kind, ref_id, words, body, name_key)
-             select u.kind, u.ref_id, u.words::int[], u.body, u.name_key
-               from jsonb_to_recordset(?::jsonb) as u(kind smallint, ref_id uuid, words text, body jsonb, name_key text)`,
-            [json(docs)],
-          );
-        }
-        written += docs.length;
-        if (rows.length < BUILD_CHUNK) break;
-      }
-      await tx.execute('close search_build');
-    }
-    // Words held before (from documents since removed) get their counts again; new ones come with theirs.
-    await tx.execute('update search_word set df = 0 where df <> 0');
-    const known = [...ids.values()].filter((id) => id < firstNew && counts.has(id)).map((id) => [id, counts.get(id)]);
-    for (let start = 0; start < known.length; start += BUILD_CHUNK) {
-      await tx.execute('update search_word w set df = (d->>1)::int from jsonb_array_elements(?::jsonb) as d where w.id = (d->>0)::int', [
-        json(known.slice(start, start + BUILD_CHUNK)),
-      ]);
-    }
-    for (let start = 0; start < added.length; start += BUILD_CHUNK) {
-      const chunk = added.slice(start, start + BUILD_CHUNK).map(([id, word]) => [id, word, counts.get(id) ?? 0]);
-      await tx.execute(
-        'insert into search_word (id, word, df) select (w->>0)::int, w->>1, (w->>2)::int from jsonb_array_elements(?::jsonb) as w',
-        [json(chunk)],
-      );
-    }
-    if (added.length > 0) {
-      await tx.execute("select setval('search_word_id_seq', ?)", [nextId - 1]);
-      await tx.execute(`select pg_notify('${WORDS_CHANNEL}', ?)`, [String(firstNew)]);
-    }
-    await tx.execute(
-      'insert into search_posting (word_id, kind, doc_no) select w, d.kind, d.doc_no from search_doc d cross join unnest(d.words) as w order by 1, 2, 3',
-    );
+export async function buildIndex(client: pg.ClientBase): Promise<number | null> {
+  const run = async <T extends object>(text: string, params: unknown[] = []) => (await client.query<T>(text, params)).rows;
+  await run('begin');
+  try {
+    const written = await build(run);
+    await run(written === null ? 'rollback' : 'commit');
     return written;
-  });
+  } catch (error) {
+    await run('rollback');
+    throw error;
+  }
+}
+
+async function build(run: <T extends object>(text: string, params?: unknown[]) => Promise<T[]>): Promise<number | null> {
+  await run("select pg_advisory_xact_lock(hashtext('search_build'))");
+  const [any] = await run<{ built: boolean }>('select exists (select 1 from search_doc) as built');
+  if (any?.built) return null;
+  await run('delete from search_pending');
+  await run('delete from search_posting');
+  await run("set local work_mem = '256MB'");
+  const ids = new Map<string, number>();
+  const counts = new Map<number, number>();
+  for (const row of await run<{ id: number; word: string }>('select id, word from search_word')) ids.set(row.word, row.id);
+  const [top] = await run<{ id: number }>(
+    'select greatest(coalesce(max(id), 0), (select last_value from search_word_id_seq)) as id from search_word',
+  );
+  const firstNew = (top?.id ?? 0) + 1;
+  let nextId = firstNew;
+  const added: [number, string][] = [];
+  let written = 0;
+  for (const source of SOURCES) {
+    await run(`declare search_build no scroll cursor for ${source.sql(`order by ${source.order}`)}`);
+    for (;;) {
+      const rows = await run<SourceRow>(`fetch forward ${BUILD_CHUNK} from search_build`);
+      const docs = rows.map((row) => {
+        const doc = source.doc(row);
+        const words = bodyWords(doc.body).map((word) => {
+          let id = ids.get(word);
+          if (id === undefined) {
+            id = nextId++;
+            ids.set(word, id);
+            added.push([id, word]);
+          }
+          counts.set(id, (counts.get(id) ?? 0) + 1);
+          return id;
+        });
+        return { kind: doc.kind, ref_id: doc.refId, words: pgArray(words), body: doc.body, name_key: doc.nameKey };
+      });
+      if (docs.length > 0) {
+        await run(
+          `insert into search_doc (kind, ref_id, words, body, name_key)
+             select u.kind, u.ref_id, u.words::int[], u.body, u.name_key
+               from jsonb_to_recordset($1::jsonb) as u(kind smallint, ref_id uuid, words text, body jsonb, name_key text)`,
+          [json(docs)],
+        );
+      }
+      written += docs.length;
+      if (rows.length < BUILD_CHUNK) break;
+    }
+    await run('close search_build');
+  }
+  // Words held before (from documents since removed) get their counts again; new ones come with theirs.
+  await run('update search_word set df = 0 where df <> 0');
+  const known = [...ids.values()].filter((id) => id < firstNew && counts.has(id)).map((id) => [id, counts.get(id)]);
+  for (let start = 0; start < known.length; start += BUILD_CHUNK) {
+    await run('update search_word w set df = (d->>1)::int from jsonb_array_elements($1::jsonb) as d where w.id = (d->>0)::int', [
+      json(known.slice(start, start + BUILD_CHUNK)),
+    ]);
+  }
+  for (let start = 0; start < added.length; start += BUILD_CHUNK) {
+    const chunk = added.slice(start, start + BUILD_CHUNK).map(([id, word]) => [id, word, counts.get(id) ?? 0]);
+    await run('insert into search_word (id, word, df) select (w->>0)::int, w->>1, (w->>2)::int from jsonb_array_elements($1::jsonb) as w', [
+      json(chunk),
+    ]);
+  }
+  if (added.length > 0) {
+    await run("select setval('search_word_id_seq', $1)", [nextId - 1]);
+    await run(`select pg_notify('${WORDS_CHANNEL}', $1)`, [String(firstNew)]);
+  }
+  await run(
+    'insert into search_posting (word_id, kind, doc_no) select w, d.kind, d.doc_no from search_doc d cross join unnest(d.words) as w order by 1, 2, 3',
+  );
+  return written;
 }
 
 /** Indexes queued rows, `batch` at a time, until none is left; returns how many rows were read. */

@@ -68,6 +68,20 @@ export class SearchIndexer {
     }, SETTLE_MS);
   }
 
+  /** Builds the whole index at once if it is empty (a new installation), on a connection of its own. */
+  private async buildIfEmpty(): Promise<void> {
+    if (this.connectionString) {
+      const client = new pg.Client({ connectionString: this.connectionString, options: '-c jit=off' });
+      await client.connect();
+      try {
+        await buildIndex(client);
+      } finally {
+        await client.end();
+      }
+    }
+    this.checked = true;
+  }
+
   /** Indexes everything queued now; resolves when done (tests and the bench wait on it). */
   async run(): Promise<void> {
     if (this.running) {
@@ -78,10 +92,7 @@ export class SearchIndexer {
       do {
         this.again = false;
         try {
-          if (!this.checked) {
-            await buildIndex(this.fork());
-            this.checked = true;
-          }
+          if (!this.checked) await this.buildIfEmpty();
           await indexPending(this.fork);
           // Words this instance added (announced too, but this is sooner), and those a missed notification named.
           this.onWords();

@@ -1,8 +1,9 @@
 /**
- * Finding documents (docs/search.md#how-it-finds). Three statements at most: the typed words' vocabulary (deletion
- * keys within the typo budget, and the words the last typed word starts), the candidates (the newest postings of the
- * rarest typed words, per kind, with any document whose title was typed exactly, checked against the mixes' visibility
- * and the filters), and the visible mixes that play the best matching tracks. Ranking is search-score.ts.
+ * Finding documents (docs/search.md#how-it-finds). The typed words' variants come from the in-memory vocabulary
+ * (search-vocabulary.ts: deletion keys within the typo budget, and the words the last typed word starts); then two
+ * statements at most: the candidates (the newest postings of the rarest typed words, per kind, with any document whose
+ * title starts with what was typed, checked against the mixes' visibility and the filters), and the visible mixes that
+ * play the best matching tracks. Ranking is search-score.ts.
  */
 import { VISIBLE_MIX_SQL } from '../mixes/index.js';
 import { words } from '../tracks/index.js';
@@ -20,6 +21,8 @@ const PROBE_VARIANTS = 24;
 const TRACKLIST_SHARE = 0.8;
 /** Postings read per variant and kind at the least (the newest documents holding the word). */
 const MIN_PER_VARIANT = 8;
+/** Postings walked at most to find documents holding two typed words. */
+const SCAN_POSTINGS = 3000;
 /**
  * A mix's listens of the last week are counted up to this many (its index, `listen_mix_recent_idx`, is read no further):
  * ranking takes their logarithm, where more than this changes almost nothing.
@@ -88,9 +91,10 @@ export async function findHits(
   const query: TypedQuery = { words: typed, key: typed.join(' ') };
   const variants = vocabulary.variants(typed);
   // The rarest typed word (fewest documents over its variants) finds the candidates: the newest documents holding it
-  // and, when more words were typed, a variant of the next rarest too (read until enough are found). A word still
-  // being typed finds candidates only when no whole word can: its variants are the commonest words it starts, while the
-  // ranking checks every candidate's words against it. Titles starting with what was typed are found besides.
+  // and, when more words were typed, a variant of the next rarest too. A word still being typed finds candidates alone
+  // only when no whole word can (its variants are the commonest words it starts, while the ranking checks every
+  // candidate's words against it); beside a whole word it is one of the two like any other, so the rarer of them is
+  // walked and the commoner checked. Titles starting with what was typed are found besides.
   const last = typed.length - 1;
   const lists = variants.map((list) => [...list].sort((a, b) => b.df - a.df).slice(0, PROBE_VARIANTS));
   const totalDf = (list: Variant[]) => list.reduce((sum, v) => sum + v.df, 0);
@@ -98,20 +102,29 @@ export async function findHits(
     .filter((list, index) => list.length > 0 && (index !== last || list.some((v) => v.word === typed[last])))
     .sort((a, b) => totalDf(a) - totalDf(b));
   const partial = lists.filter((list, index) => list.length > 0 && index === last && !complete.includes(list));
-  const [probe = [], second = []] = [...complete, ...partial];
+  const [probe = [], second = []] = [...complete.slice(0, 1), ...partial, ...complete.slice(1)]
+    .slice(0, 2)
+    .sort((a, b) => totalDf(a) - totalDf(b));
   const wantsMixes = kinds.includes('mix');
   const searched = [...new Set(wantsMixes && throughTracklists ? [...kinds, 'track' as const] : kinds)].map((kind) => KIND[kind]);
-  // The postings read, in all: about twice what is shown, shared by the probe's variants and the kinds.
-  const perVariant = Math.max(MIN_PER_VARIANT, Math.ceil((depth * 2) / Math.max(1, probe.length * searched.length)));
+  // The postings read, in all: about twice what is shown, shared by the probe's variants and the kinds; with a second
+  // word to check, at most SCAN_POSTINGS walked in all (two common words seldom together would otherwise walk all of one).
+  const walks = Math.max(1, probe.length * searched.length);
+  const perVariant = Math.max(MIN_PER_VARIANT, Math.ceil((depth * 2) / walks));
+  const scan = Math.max(perVariant, Math.ceil(SCAN_POSTINGS / walks));
   const rows = await db.query<CandidateRow>(
     `with hits as (
        select p.doc_no from unnest(:probe::int[]) as w(id) cross join unnest(:kinds::smallint[]) as k(kind)
-        cross join lateral (select p.doc_no from search_posting p
-                             where p.word_id = w.id and p.kind = k.kind
-                               ${second.length > 0 ? 'and (select d.words && :second::int[] from search_doc d where d.doc_no = p.doc_no)' : ''}
-                             order by p.doc_no desc limit :perVariant) p
+        cross join lateral (${
+          second.length > 0
+            ? `select s.doc_no from (select p.doc_no from search_posting p where p.word_id = w.id and p.kind = k.kind
+                                       order by p.doc_no desc limit :scan) s
+                where (select d.words && :second::int[] from search_doc d where d.doc_no = s.doc_no) limit :perVariant`
+            : 'select p.doc_no from search_posting p where p.word_id = w.id and p.kind = k.kind order by p.doc_no desc limit :perVariant'
+        }) p
        union
-       (select doc_no from search_doc where name_key ~>=~ :keyStart and name_key ~<~ :keyEnd and kind = any(:kinds::smallint[]) limit :perVariant)
+       (select doc_no from search_doc where name_key ~>=~ :keyStart and name_key ~<~ :keyEnd and kind = any(:kinds::smallint[])
+         order by name_key using ~<~ limit :perVariant)
      )
      select d.kind, d.ref_id, d.body, d.name_key, m.recent_listens, m.published_at as at
        from hits h join search_doc d on d.doc_no = h.doc_no
@@ -124,8 +137,9 @@ export async function findHits(
       probe: probe.map((v) => v.id),
       kinds: searched,
       perVariant,
-      ...(second.length > 0 ? { second: second.map((v) => v.id) } : {}),
-      // Titles starting with the typed key: a range in the index's byte order (the last character sorts after all).
+      ...(second.length > 0 ? { second: second.map((v) => v.id), scan } : {}),
+      // Titles starting with the typed key: a range in the index's byte order (the last character sorts after all),
+      // walked in that order so the limit stops the walk early and an exact title, first in it, is always kept.
       keyStart: query.key,
       keyEnd: `${query.key}\u{10ffff}`,
       ...filterParams(filters),

@@ -59,7 +59,7 @@ export class SearchService {
     private readonly orm: Orm,
     private readonly mixes: Pick<MixesService, 'viewsByIds'>,
     connectionString: string,
-    log: { warn(object: object, message: string): void },
+    private readonly log: { warn(object: object, message: string): void },
   ) {
     this.db = new SearchDb(connectionString);
     this.vocabulary = new SearchVocabulary((sql, params) => this.em().execute(sql, params));
@@ -68,7 +68,7 @@ export class SearchService {
       connectionString,
       log,
       (firstId) => {
-        this.vocabulary.refresh(firstId).catch((error: unknown) => log.warn({ err: error }, 'search: vocabulary refresh failed'));
+        this.vocabulary.refresh(firstId).catch((error: unknown) => this.log.warn({ err: error }, 'search: vocabulary refresh failed'));
       },
     );
   }
@@ -185,6 +185,8 @@ export class SearchService {
 
   async start(): Promise<void> {
     await this.indexer.start();
+    // Loaded now rather than on the first search (seconds at a million documents); a failure is retried by that search.
+    this.vocabulary.ready().catch((error: unknown) => this.log.warn({ err: error }, 'search: vocabulary not loaded'));
   }
 
   async close(): Promise<void> {
