@@ -56,6 +56,15 @@ export interface OperationLimits {
   maxCost: number;
 }
 
+/** A document's fragments by name. */
+function fragmentsOf(document: DocumentNode): Map<string, FragmentDefinitionNode> {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  return fragments;
+}
+
 const refuse = (message: string, code: string) => new GraphQLError(message, { extensions: { code, http: { status: 400 } } });
 
 /**
@@ -69,10 +78,7 @@ export function limitProblem(
   variables: Record<string, unknown> | undefined,
   limits: OperationLimits,
 ): GraphQLError | null {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-  }
+  const fragments = fragmentsOf(document);
   const shape = measureShape(operation.selectionSet, fragments);
   const name = operation.name?.value ?? '';
   if (shape.selections > MAX_SELECTIONS) {
@@ -176,19 +182,15 @@ export function costOfOperation(
   operation: OperationDefinitionNode,
   variables: Record<string, unknown> | undefined,
 ): number {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-  }
   let known = knownCosts.get(operation);
   if (!known) {
-    known = { variables: costVariables(operation, fragments), costs: new Map() };
+    known = { variables: costVariables(operation, fragmentsOf(document)), costs: new Map() };
     knownCosts.set(operation, known);
   }
   const key = JSON.stringify(known.variables.map((name) => variables?.[name] ?? null));
   const cost = known.costs.get(key);
   if (cost !== undefined) return cost;
-  const computed = operationCost(schema, singleOperation(operation, fragments), variables);
+  const computed = operationCost(schema, singleOperation(operation, fragmentsOf(document)), variables);
   if (known.costs.size >= COSTS_PER_OPERATION) known.costs.clear();
   known.costs.set(key, computed);
   return computed;
