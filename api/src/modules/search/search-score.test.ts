@@ -39,6 +39,15 @@ describe('search ranking (docs/search.md#ranking)', () => {
     );
   });
 
+  it('a title holding just the typed words, misspelt, goes before a longer title with them, whoever made each', () => {
+    const exact = trackBody({ title: 'Silent River (Original Mix)', creators: [{ name: 'The Midnight Drift' }], label: null });
+    const longer = trackBody({ title: 'Broken Silent River (Original Mix)', creators: [{ name: 'DJ Omar' }], label: null });
+    const typed = 'silent river (origial mix)';
+    expect(score(typed, exact, 'Silent River (Original Mix)') ?? 0).toBeGreaterThan(
+      score(typed, longer, 'Broken Silent River (Original Mix)') ?? 0,
+    );
+  });
+
   it('a typed name, misspelt, finds the member before a new, much played mix of theirs', () => {
     const member = memberBody({ displayName: 'Kofi Dubois', userName: 'kofi_dubois_3' });
     const mix = mixBody({ title: 'Hidden Tide Session', genre: 'house', displayName: 'Kofi Dubois', userName: 'kofi_dubois_3' });

@@ -15,6 +15,11 @@ export const PREFIX_QUALITY = 0.9;
 export const MIN_PREFIX = 2;
 
 export const RANK_WEIGHTS = { text: 3, coverage: 0.5, exact: 2.5, listens: 0.15, recency: 0.1 } as const;
+/**
+ * How much of coverage is the title's: a title holding just the typed words goes before a longer one with the same
+ * words, whatever the length of their artists' or DJs' names.
+ */
+const TITLE_SHARE = 0.7;
 /** Days over which a document's newness fades to a third. */
 const RECENCY_DAYS = 60;
 
@@ -53,7 +58,7 @@ export function matcher(): (typed: string, word: string, isLast: boolean) => num
   };
 }
 
-/** Text relevance from 0 to 1 (null: too little matched to show), and how much of the document's title and names was typed. */
+/** Text relevance from 0 to 1 (null: too little matched to show), and how much of the document's title, then of its names, was typed. */
 export function textMatch(
   query: TypedQuery,
   body: DocBody,
@@ -85,9 +90,11 @@ export function textMatch(
   if (total === 0 || missing > (query.words.length >= 3 ? 1 : 0)) return null;
   const relevance = matched / total;
   if (relevance < 0.5) return null;
-  const named = fields.filter((entry) => entry.field !== 'o').length;
-  const covered = [...taken].filter((at) => fields[at]?.field !== 'o').length;
-  return { relevance, coverage: named === 0 ? 0 : covered / named };
+  const typedShare = (field: keyof DocBody) => {
+    const all = body[field].length;
+    return all === 0 ? 0 : [...taken].filter((at) => fields[at]?.field === field).length / all;
+  };
+  return { relevance, coverage: TITLE_SHARE * typedShare('t') + (1 - TITLE_SHARE) * typedShare('n') };
 }
 
 /**
