@@ -124,6 +124,15 @@ describe('forgiveness', () => {
     expect(ids_(await search('night drive', ['MIX'])).slice(0, 2)).toEqual([ids.drive, ids.driveLong]);
   });
 
+  test('a long title typed whole wins over a sibling sharing its first words, typo or not', async () => {
+    const extended = await publish(other, 'One More Night at the Harbour (Extended Mix)');
+    const radio = await publish(other, 'One More Night at the Harbour (Radio Mix)');
+    await indexed();
+    expect(ids_(await search('One More Night at the Harbour (Extended Mix)', ['MIX']))[0]).toBe(extended);
+    expect(ids_(await search('one more night at the harbour extnded mix', ['MIX']))[0]).toBe(extended);
+    expect(ids_(await search('One More Night at the Harbour (Radio Mix)', ['MIX']))[0]).toBe(radio);
+  });
+
   test('among equal matches, the mix listened to this week comes before one played long ago', async () => {
     // The old one is the newer upload and has more listens in all, none of them this week; the other a few, all this week.
     const current = await publish(other, 'Amber Lagoon Dub');

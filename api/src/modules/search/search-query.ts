@@ -13,8 +13,11 @@ import { type Candidate, matcher, scoreDoc, type TypedQuery } from './search-sco
 import { type DocBody, KIND, KIND_OF_CODE, type Kind } from './search-text.js';
 import type { VocabularyWord as Variant, VocabularyIndex } from './search-vocabulary.js';
 
-/** Typed words that count (more say nothing new). */
-const MAX_WORDS = 6;
+/**
+ * Typed words that count: a long title typed whole (a version's "Extended Mix" comes after its six or more words) must
+ * tell it from its siblings. Only the two rarest look for candidates, so more words cost only the ranking's checks.
+ */
+const MAX_WORDS = 16;
 /** Variants of one typed word that look for documents. */
 const PROBE_VARIANTS = 24;
 /** A mix found through its tracklist counts this much of the track's score. */

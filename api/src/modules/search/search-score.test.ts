@@ -48,6 +48,21 @@ describe('search ranking (docs/search.md#ranking)', () => {
     );
   });
 
+  it('a title typed whole but misspelt goes before a much played mix whose DJ holds one of its words', () => {
+    const titled = mixBody({ title: 'Velvet Orbit Mix', genre: 'hip_hop', displayName: 'Ana Tanaka', userName: 'ana_tanaka_32' });
+    const named = mixBody({ title: 'Lunar Orbit Mix', genre: 'house', displayName: 'Velvet Static', userName: 'velvet_static_38' });
+    const q = query('vlvet orbit mix');
+    const asTitled = scoreDoc(
+      q,
+      { body: titled, nameKey: 'velvet orbit mix', recentListens: 0, at: new Date(NOW - 30 * 86_400_000) },
+      50,
+      NOW,
+    );
+    expect(asTitled ?? 0).toBeGreaterThan(
+      scoreDoc(q, { body: named, nameKey: 'lunar orbit mix', recentListens: 50, at: new Date(NOW) }, 50, NOW) ?? 0,
+    );
+  });
+
   it('a typed name, misspelt, finds the member before a new, much played mix of theirs', () => {
     const member = memberBody({ displayName: 'Kofi Dubois', userName: 'kofi_dubois_3' });
     const mix = mixBody({ title: 'Hidden Tide Session', genre: 'house', displayName: 'Kofi Dubois', userName: 'kofi_dubois_3' });

@@ -20,6 +20,8 @@ export const RANK_WEIGHTS = { text: 3, coverage: 0.5, exact: 2.5, listens: 0.15,
  * words, whatever the length of their artists' or DJs' names.
  */
 const TITLE_SHARE = 0.7;
+/** What a title typed whole but misspelt counts, of an exact title's bonus. */
+const MISSPELT_TITLE = 0.8;
 /** Days over which a document's newness fades to a third. */
 const RECENCY_DAYS = 60;
 
@@ -63,7 +65,7 @@ export function textMatch(
   query: TypedQuery,
   body: DocBody,
   match: (typed: string, word: string, isLast: boolean) => number = typedWordMatch,
-): { relevance: number; coverage: number } | null {
+): { relevance: number; coverage: number; wholeTitle: boolean } | null {
   const fields = (['t', 'n', 'o'] as const).flatMap((field) => body[field].map((word) => ({ word, field })));
   const taken = new Set<number>();
   let total = 0;
@@ -94,7 +96,10 @@ export function textMatch(
     const all = body[field].length;
     return all === 0 ? 0 : [...taken].filter((at) => fields[at]?.field === field).length / all;
   };
-  return { relevance, coverage: TITLE_SHARE * typedShare('t') + (1 - TITLE_SHARE) * typedShare('n') };
+  const titleShare = typedShare('t');
+  // The title typed whole, each word within its typo budget, and nothing else typed.
+  const wholeTitle = titleShare === 1 && query.words.length === body.t.length && missing === 0;
+  return { relevance, coverage: TITLE_SHARE * titleShare + (1 - TITLE_SHARE) * typedShare('n'), wholeTitle };
 }
 
 /**
@@ -110,13 +115,15 @@ export function scoreDoc(
 ): number | null {
   const text = textMatch(query, candidate.body, match);
   if (!text) return null;
-  // An exact title counts fully; a title that starts with what was typed (typing it) counts half.
+  // An exact title counts fully, a misspelt one nearly so; a title that starts with what was typed (typing it) counts half.
   const exact =
     candidate.nameKey === query.key || candidate.body.n.join(' ') === query.key
       ? 1
-      : candidate.nameKey.startsWith(`${query.key}`) && query.key.length >= MIN_PREFIX
-        ? 0.5
-        : 0;
+      : text.wholeTitle
+        ? MISSPELT_TITLE
+        : candidate.nameKey.startsWith(`${query.key}`) && query.key.length >= MIN_PREFIX
+          ? 0.5
+          : 0;
   // Listens and newness are a mix's; members and tracks get the middle of both, so neither kind gains from them.
   const isMix = candidate.at !== null;
   const listens = !isMix ? 0.5 : maxRecentListens > 0 ? Math.log1p(candidate.recentListens) / Math.log1p(maxRecentListens) : 0;
