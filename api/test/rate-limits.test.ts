@@ -98,6 +98,29 @@ for (const store of ['PostgreSQL', 'Redis'] as const) {
       expect((await gql(a.app, '{ __typename }')).status).toBe(200);
     });
 
+    test('an operation refused by a limit spends nothing: nothing ran', async () => {
+      const remoteAddress = freshIp();
+      const post = (query: string) =>
+        a.app.inject({
+          method: 'POST',
+          url: '/graphql',
+          headers: { 'content-type': 'application/json' },
+          payload: { query },
+          remoteAddress,
+        });
+      const tooCostly = await post('{ feed(first: 1000000) { edges { node { id } } } }');
+      expect(tooCostly.statusCode).toBe(400);
+      expect(tooCostly.json().errors[0].extensions.code).toBe('QUERY_TOO_COMPLEX');
+      const tooDeep = await post(
+        '{ feed(first: 1) { edges { node { tracks { track { mixes { edges { node { tracks { track { id } } } } } } } } } } }',
+      );
+      expect(tooDeep.statusCode).toBe(400);
+      expect(tooDeep.json().errors[0].message).toMatch(/exceeds maximum operation depth of 8/);
+      const next = await post(FEED);
+      expect(next.statusCode).toBe(200);
+      expect(next.headers['ratelimit-remaining']).toBe('60');
+    });
+
     test('subscriptions over graphql-ws spend the same budget', async () => {
       await b.app.listen({ port: 0, host: '127.0.0.1' });
       const { port } = b.app.server.address() as { port: number };

@@ -142,7 +142,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       ApolloServerPluginCacheControlDisabled(),
       fastifyApolloDrainPlugin(app),
       operationLimitsPlugin(schema, limits),
-      ...publicApi.apolloPlugins(schema),
+      ...publicApi.apolloPlugins(schema, limits),
       httpCachePlugin(),
     ],
   });

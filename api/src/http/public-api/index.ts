@@ -2,6 +2,7 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import type { FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { GraphQLContext } from '../../graphql/context.js';
+import type { OperationLimits } from '../../graphql/limits.js';
 import type { Services } from '../../services.js';
 import { registerCors, socketOriginAllowed } from './cors.js';
 import { embedRoutes } from './embed.js';
@@ -24,8 +25,8 @@ export async function registerPublicApi(app: FastifyInstance, services: Services
   await registerOpenApi(app, config);
   await app.register(embedRoutes(services, webRoot));
   return {
-    apolloPlugins: (schema: GraphQLSchema): ApolloServerPlugin<GraphQLContext>[] => [
-      graphqlRateLimitPlugin(schema, limits),
+    apolloPlugins: (schema: GraphQLSchema, operationLimits: OperationLimits): ApolloServerPlugin<GraphQLContext>[] => [
+      graphqlRateLimitPlugin(schema, limits, operationLimits),
       explorerLandingPage(webRoot),
     ],
     socketRateLimit: (schema: GraphQLSchema) => socketRateLimit(schema, limits),

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { type RateLimiterAbstract, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../../config.js';
 import type { GraphQLContext } from '../../graphql/context.js';
-import { costOfOperation } from '../../graphql/limits.js';
+import { costOfOperation, limitProblem, type OperationLimits } from '../../graphql/limits.js';
 import type { Services } from '../../services.js';
 import { TooManyRequestsError } from '../../shared/errors.js';
 import type { Viewer } from '../../shared/viewer.js';
@@ -117,16 +117,23 @@ export function restRateLimitHook(services: Services, limits: ApiRateLimits) {
 }
 
 /**
- * GraphQL over HTTP spends the operation's cost (after the cost limit passed, before anything runs); the answer
- * carries the budget's headers, and a spent budget answers 429 with Retry-After.
+ * GraphQL over HTTP spends the operation's cost once it passed the operation limits, before anything runs; the answer
+ * carries the budget's headers, and a spent budget answers 429 with Retry-After. An operation a limit refuses spends
+ * nothing (Apollo runs every plugin's hook at once, so this one cannot wait for the limits' refusal): one request
+ * asking for a million cards must not lock its address out for the window.
  */
-export function graphqlRateLimitPlugin(schema: GraphQLSchema, limits: ApiRateLimits): ApolloServerPlugin<GraphQLContext> {
+export function graphqlRateLimitPlugin(
+  schema: GraphQLSchema,
+  limits: ApiRateLimits,
+  operationLimits: OperationLimits,
+): ApolloServerPlugin<GraphQLContext> {
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ request, document, operation, contextValue, response }) {
           if (!operation || operation.operation === 'subscription') return;
           if ('errors' in getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {})) return;
+          if (limitProblem(schema, document, operation, request.variables, operationLimits)) return;
           const cost = costOfOperation(schema, document, operation, request.variables);
           const allowance = await limits.spend('graphql', graphqlClientOf(contextValue), cost);
           const headers = rateLimitHeaders(allowance);
