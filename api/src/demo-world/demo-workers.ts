@@ -4,6 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Fingerprints } from '../modules/recognition/fingerprint.js';
 
+/**
+ * How much nicer than the server a demo world thread runs (on Linux): at +10 the scheduler gives a busy server thread
+ * about ten times a demo thread's share of a core, so the build takes only the CPU the server leaves.
+ */
+export const DEMO_THREAD_NICENESS = 10;
+
 /** Work for a demo world thread: a mix (rendered, measured, encoded) or a reference (rendered, fingerprinted), by index. */
 export type DemoJob = { kind: 'mix'; index: number } | { kind: 'reference'; index: number };
 export interface RenderedMix {
