@@ -66,7 +66,7 @@ describe('the demo world', () => {
     expect(world.references[5]?.trackId).toBe(referenceTrackId(5));
   });
 
-  test('the references vary in tempo (70 to 175 BPM), key, timbre and rhythm, and last a few minutes', () => {
+  test('the references vary in tempo (70 to 175 BPM), key, timbre and rhythm, and last a minute or more', () => {
     const recipes = world.references.map((reference) => reference.recipe);
     const tempos = recipes.map((recipe) => recipe.bpm);
     expect(Math.min(...tempos)).toBeGreaterThanOrEqual(70);
@@ -78,7 +78,30 @@ describe('the demo world', () => {
     const rhythm = (steps: boolean[]) => steps.map(Number).join('');
     const rhythms = recipes.map((recipe) => [recipe.kick, recipe.snare, recipe.hat].map(rhythm).join(' '));
     expect(new Set(rhythms).size).toBe(recipes.length);
-    for (const recipe of recipes) expect(recipe.durationSeconds).toBeGreaterThanOrEqual(150);
+    for (const recipe of recipes) expect(recipe.durationSeconds).toBeGreaterThanOrEqual(60);
+  });
+
+  test("a first start's audio work fits its budget: about 8,500 s of mixes to encode, 4,900 s of references to fingerprint", () => {
+    // Encoding and fingerprinting grow with the seconds of audio, and are nearly all of a first start's CPU: at about
+    // 3 ms of CPU per second of mix and 2.5 ms per second of reference, this is some 40 CPU s, 20 s of two cores.
+    const mixSeconds = world.mixes.reduce((sum, mix) => sum + mix.durationSeconds, 0);
+    const referenceSeconds = world.references.reduce((sum, reference) => sum + reference.recipe.durationSeconds, 0);
+    expect(mixSeconds).toBeLessThan(9000);
+    expect(referenceSeconds).toBeLessThan(5000);
+  });
+
+  test('every mix is taken from inside its references, and every uploader owns several mixes', () => {
+    for (const mix of world.mixes) {
+      for (const segment of mix.segments) {
+        const reference = world.references[segment.reference];
+        expect(segment.sourceStart).toBeGreaterThanOrEqual(0);
+        expect(segment.sourceStart + segment.endTime - segment.startTime).toBeLessThanOrEqual(reference?.recipe.durationSeconds ?? 0);
+      }
+    }
+    const mixesByOwner = new Map<string, number>();
+    for (const mix of world.mixes) mixesByOwner.set(mix.ownerId, (mixesByOwner.get(mix.ownerId) ?? 0) + 1);
+    expect(Math.min(...mixesByOwner.values())).toBeGreaterThanOrEqual(3);
+    expect(mixesByOwner.get(world.members[0]?.id ?? '')).toBeGreaterThanOrEqual(3);
   });
 
   test('has enough members, on every continent, of every user type, and enough published mixes in every genre', async () => {
@@ -92,7 +115,9 @@ describe('the demo world', () => {
       `select genre, count(*) from mix where status = 'published' and expires_at > now() and deactivated_at is null group by genre`,
     );
     expect(genres.map((row) => row.genre).sort()).toEqual([...GENRE_CODES].sort());
-    expect(genres.reduce((sum, row) => sum + Number(row.count), 0)).toBeGreaterThanOrEqual(120);
+    for (const row of genres) expect(Number(row.count)).toBeGreaterThanOrEqual(3);
+    expect(genres.reduce((sum, row) => sum + Number(row.count), 0)).toBe(world.mixes.length);
+    expect(world.mixes.length).toBeGreaterThan(3 * 20);
     const [catalogue] = await sql<{ count: string }>('select count(*) from track where not is_manual');
     expect(Number(catalogue?.count)).toBeGreaterThanOrEqual(60);
     const [activity] = await sql<{ listens: string; saves: string; follows: string; new_mixes: string }>(

@@ -1,15 +1,20 @@
 // A worker thread of the demo world's build (see DemoWorkers): renders and encodes a mix, or renders and fingerprints
 // a reference, so the server's own thread only writes files and rows while it serves.
+import { getPriority, setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { createMp3Encoder } from 'wasm-media-encoders';
 import { fingerprintReference } from '../modules/recognition/fingerprint.js';
-import type { DemoJob, DemoReply } from './demo-workers.js';
+import { DEMO_THREAD_NICENESS, type DemoJob, type DemoReply } from './demo-workers.js';
 import { mixAudio, peaksOf } from './mix-audio.js';
 import { MIX_BITRATE, MIX_SAMPLE_RATE, planWorld } from './plan.js';
 import { renderReference } from './synth.js';
 
 const port = parentPort;
 if (!port) throw new Error('demo-worker runs as a worker thread');
+// The build is background work on every core: the server's own thread (its start, its answers, the demo world's rows
+// that the first screen waits for) and PostgreSQL go first. Linux keeps a nice value per thread and reads and sets the
+// calling thread's on pid 0; elsewhere that would change the whole server's. Relative to the server's own, at most 19.
+if (process.platform === 'linux') setPriority(Math.min(19, getPriority() + DEMO_THREAD_NICENESS));
 const world = planWorld();
 // Compiling the encoder is the costly part of making one: once per thread, configured again for every file.
 const encoder = await createMp3Encoder();

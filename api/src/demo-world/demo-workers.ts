@@ -4,6 +4,14 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Fingerprints } from '../modules/recognition/fingerprint.js';
 
+/**
+ * How much nicer than the server a demo world thread runs (on Linux). At +5 the scheduler weighs a server thread three
+ * times a demo thread: against the two demo threads of a 2-core machine the server's thread still gets a whole core,
+ * while the build, against other programs at the server's priority, keeps a third of its share (+10 would leave it a
+ * tenth, and a first start on a busy laptop much longer).
+ */
+export const DEMO_THREAD_NICENESS = 5;
+
 /** Work for a demo world thread: a mix (rendered, measured, encoded) or a reference (rendered, fingerprinted), by index. */
 export type DemoJob = { kind: 'mix'; index: number } | { kind: 'reference'; index: number };
 export interface RenderedMix {

@@ -22,12 +22,22 @@ export function demoLoginsToLog(isProduction: boolean): { dj: string; listener: 
 
 export const MEMBER_COUNT = 64;
 export const REFERENCE_COUNT = 72;
-export const MIXES_PER_GENRE = 6;
 /**
- * The demo's references end by this time (their recipes run 150 to 230 s): fingerprinting them is a third of the
- * first start's work, and the mixes take 20 to 40 s from each.
+ * Three mixes in each of the 21 genres: every genre filled, more than three pages of the home feed, and the first
+ * start's work (encoding a mix is most of it, its time grows with the seconds encoded) halved from six.
  */
-const REFERENCE_MAX_SECONDS = 165;
+export const MIXES_PER_GENRE = 3;
+/**
+ * The members who upload the mixes (the demo DJ and the first uploaders after her): few enough that each owns several
+ * mixes, as a DJ's profile does, many enough to span every uploading user type.
+ */
+export const MIX_OWNER_COUNT = 16;
+/**
+ * How long a demo reference lasts (a radio edit's length): the mixes take 16 to 53 s from each, and fingerprinting,
+ * a third of the first start's work, grows with the seconds fingerprinted. The synthesiser repeats a phrase of a few
+ * seconds through a 3-5 section arrangement, so a longer reference would add repeats, not new music.
+ */
+export const REFERENCE_SECONDS = { min: 60, max: 75 } as const;
 /** Seconds of equal-power crossfade between two tracks of a mix. */
 export const CROSSFADE_SECONDS = 6;
 /**
@@ -166,7 +176,7 @@ function planReferences(random: Random, seed: number): PlannedReference[] {
       label: random.pick(LABELS),
       cover: stableFileName(`track-cover:${index}`, 'jpg'),
       newRelease: random.chance(0.15),
-      recipe: { ...recipe, durationSeconds: Math.min(recipe.durationSeconds, REFERENCE_MAX_SECONDS) },
+      recipe: { ...recipe, durationSeconds: random.int(REFERENCE_SECONDS.min, REFERENCE_SECONDS.max) },
     };
   });
 }
@@ -177,13 +187,16 @@ export function referencePool(genreIndex: number): number[] {
 }
 
 function planMixes(random: Random, members: PlannedMember[], references: PlannedReference[]): PlannedMix[] {
-  const owners = members.filter((member) => ['dj', 'dj-creator', 'creator', 'artist', 'label', 'promoter'].includes(member.userType));
+  const owners = members
+    .filter((member) => ['dj', 'dj-creator', 'creator', 'artist', 'label', 'promoter'].includes(member.userType))
+    .slice(0, MIX_OWNER_COUNT);
   const mixes: PlannedMix[] = [];
   GENRE_CODES.forEach((genre, genreIndex) => {
     for (let number = 0; number < MIXES_PER_GENRE; number += 1) {
       const index = mixes.length;
-      // The demo DJ owns a handful; the rest spread over the other uploaders.
-      const owner = index % 16 === 0 ? members[0] : owners[(index * 7 + genreIndex) % owners.length];
+      // Every owner takes every sixteenth mix (7 is prime to their count), in varied genres: the demo DJ, first of
+      // them, owns mixes 0, 16, 32 and 48.
+      const owner = owners[(index * 7) % owners.length];
       if (!owner) throw new Error('no mix owners');
       const long = random.chance(0.12);
       // From 121 s: MP3 readers that estimate the length (music-metadata) say about 0.2 s short, still two minutes.

@@ -65,7 +65,8 @@ async function main(databaseUrl: string, out: string) {
     longitude: 0,
     segments: chosen.map((reference, position) => ({
       reference: reference.index,
-      sourceStart: 20,
+      // Inside every reference: they last 60-75 s (REFERENCE_SECONDS).
+      sourceStart: 10,
       startTime: position * step,
       endTime: position * step + SEGMENT_SECONDS,
     })),
