@@ -140,12 +140,8 @@ class Delivery {
 
 const deliveriesByEvent = new WeakMap<object, Map<string, Delivery>>();
 
+/** The event's message for this operation, made by the first subscription to take the event (nothing made per socket). */
 function deliveryOf(args: ExecutionArgs, key: string, payload: Stamped, format: FormatResult): Delivery {
-  const make = () => {
-    const toTail = (result: ExecutionResult) => Buffer.from(`${JSON.stringify(format(result))}}`);
-    const result = execute({ ...args, rootValue: payload });
-    return result instanceof Promise ? result.then(toTail) : toTail(result);
-  };
   let deliveries = deliveriesByEvent.get(payload);
   if (!deliveries) {
     deliveries = new Map();
@@ -153,7 +149,11 @@ function deliveryOf(args: ExecutionArgs, key: string, payload: Stamped, format: 
   }
   let delivery = deliveries.get(key);
   if (!delivery) {
-    delivery = new Delivery(make);
+    delivery = new Delivery(() => {
+      const toTail = (result: ExecutionResult) => Buffer.from(`${JSON.stringify(format(result))}}`);
+      const result = execute({ ...args, rootValue: payload });
+      return result instanceof Promise ? result.then(toTail) : toTail(result);
+    });
     deliveries.set(key, delivery);
   }
   return delivery;
