@@ -1,3 +1,4 @@
+import { createClient } from 'graphql-ws';
 import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
@@ -54,7 +55,8 @@ describe('listening now', () => {
     const dj = await signUpMember(t.app);
     const mixId = await publishedMix(t.app, t.services, dj);
     const topic = `${Topics.ListenerCount}:${mixId}`;
-    const ids = ['a', 'b-1', 'c"3'];
+    // Messages under 126 bytes, under 64 KB and over it: each of a frame's three length encodings.
+    const ids = ['a', 'b-1', 'c"3', 'd'.repeat(120), 'e'.repeat(70_000)];
     const frames = new Map<string, { text: string; binary: boolean }[]>(ids.map((id) => [id, []]));
     const sockets = await Promise.all(
       ids.map(
@@ -82,15 +84,46 @@ describe('listening now', () => {
       for (const id of ids) expect(frames.get(id)).toEqual([next(id, 0)]);
       sockets[0].send(JSON.stringify({ id: 'a', type: 'complete' }));
       await waitFor('the completed subscription to stop listening', () => t.app.subscriptionListeners(topic), {
-        until: (listening) => listening === 2,
+        until: (listening) => listening === ids.length - 1,
       });
       await post(`/api/mix/add-new-listen/${mixId}`, await signUpMember(t.app));
       await waitFor('the others to hear the change', () => ids.slice(1).every((id) => frames.get(id)?.length === 2), { until: Boolean });
-      expect(frames.get('b-1')).toEqual([next('b-1', 0), next('b-1', 1)]);
-      expect(frames.get('c"3')).toEqual([next('c"3', 0), next('c"3', 1)]);
+      for (const id of ids.slice(1)) expect(frames.get(id)).toEqual([next(id, 0), next(id, 1)]);
       expect(frames.get('a')).toEqual([next('a', 0)]);
     } finally {
       for (const socket of sockets) socket.close();
+    }
+  });
+
+  test('the graphql-ws client reads each pushed count as the message graphql-ws would send, its own long id included', async () => {
+    const dj = await signUpMember(t.app);
+    const mixId = await publishedMix(t.app, t.services, dj);
+    const id = `sub-${'x'.repeat(200)}`;
+    const messages: unknown[] = [];
+    const counts: unknown[] = [];
+    const client = createClient({
+      url,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      generateID: () => id,
+      on: { message: (message) => messages.push(message) },
+    });
+    const ended = new Promise((resolve, reject) =>
+      client.subscribe(
+        { query: COUNT, variables: { id: mixId } },
+        { next: (result) => counts.push(result), error: reject, complete: () => resolve(undefined) },
+      ),
+    );
+    try {
+      await waitFor('the current count', () => counts.length, { until: (length) => length === 1 });
+      await post(`/api/mix/add-new-listen/${mixId}`, await signUpMember(t.app));
+      await waitFor('the change', () => counts.length, { until: (length) => length === 2 });
+      const next = (count: number) => ({ id, type: 'next', payload: { data: { mixListenerCount: count } } });
+      expect(messages.filter((message) => (message as { type: string }).type === 'next')).toEqual([next(0), next(1)]);
+      expect(counts).toEqual([{ data: { mixListenerCount: 0 } }, { data: { mixListenerCount: 1 } }]);
+    } finally {
+      await client.dispose();
+      await ended;
     }
   });
 

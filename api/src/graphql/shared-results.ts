@@ -61,52 +61,137 @@ function executeShared(args: ExecutionArgs, key: string, payload: unknown): Prom
 /** What graphql-ws's onNext makes of a result before it goes out (errors formatted as over HTTP). */
 export type FormatResult = (result: ExecutionResult) => ExecutionResult | FormattedExecutionResult;
 
-/** The end of a `next` message for an event and operation, `<payload>}`: each socket's message is its own start and this. */
-const tailsByEvent = new WeakMap<object, Map<string, Buffer | Promise<Buffer>>>();
-
-function tailOf(args: ExecutionArgs, key: string, payload: unknown, format: FormatResult): Buffer | Promise<Buffer> {
-  const make = () => {
-    const toTail = (result: ExecutionResult) => Buffer.from(`${JSON.stringify(format(result))}}`);
-    const result = execute({ ...args, rootValue: payload });
-    return result instanceof Promise ? result.then(toTail) : toTail(result);
-  };
-  if (typeof payload !== 'object' || payload === null) return make();
-  let tails = tailsByEvent.get(payload);
-  if (!tails) {
-    tails = new Map();
-    tailsByEvent.set(payload, tails);
+/**
+ * A WebSocket text frame as a server sends it (RFC 6455 section 5.2: FIN, opcode 1, unmasked), its payload `head` then
+ * `tail`, in one buffer: one write to the socket. Under 4 KB it is a slice of Node's buffer pool, not an allocation.
+ */
+export function textFrame(head: Buffer, tail: Buffer): Buffer {
+  const length = head.length + tail.length;
+  const headerLength = length < 126 ? 2 : length < 65_536 ? 4 : 10;
+  const frame = Buffer.allocUnsafe(headerLength + length);
+  frame[0] = 0x81;
+  if (length < 126) frame[1] = length;
+  else if (length < 65_536) {
+    frame[1] = 126;
+    frame.writeUInt16BE(length, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeUInt16BE(0, 2);
+    frame.writeUIntBE(length, 4, 6);
   }
-  let tail = tails.get(key);
-  if (!tail) {
-    tail = make();
-    tails.set(key, tail);
-  }
-  return tail;
+  head.copy(frame, headerLength);
+  tail.copy(frame, headerLength + head.length);
+  return frame;
 }
 
-const TEXT_FRAME = { binary: false };
+/**
+ * One event's `next` message for one operation (its end, `<payload>}`: each socket's message is its own start and
+ * this), and the subscriptions waiting to send it. Everyone an event reaches takes it within one dispatch; they are
+ * written to in one pass once the message is serialised (a microtask later, or once its execution settles).
+ */
+class Delivery {
+  private tail: Buffer | null = null;
+  private failure: { error: unknown } | null = null;
+  private takers: PushedResults[] = [];
+  private flushing = false;
+
+  /** `make` executes and serialises the message: at once, or by the promise it returns. */
+  constructor(make: () => Buffer | Promise<Buffer>) {
+    let message: Buffer | Promise<Buffer>;
+    try {
+      message = make();
+    } catch (error) {
+      this.failure = { error };
+      return;
+    }
+    if (!(message instanceof Promise)) {
+      this.tail = message;
+      return;
+    }
+    message.then(
+      (tail) => {
+        this.tail = tail;
+        this.flush();
+      },
+      (error: unknown) => {
+        this.failure = { error };
+        this.flush();
+      },
+    );
+  }
+
+  add(taker: PushedResults): void {
+    this.takers.push(taker);
+    if (this.takers.length > 1 || this.flushing || (this.tail === null && this.failure === null)) return;
+    this.flushing = true;
+    queueMicrotask(() => this.flush());
+  }
+
+  private flush(): void {
+    this.flushing = false;
+    const takers = this.takers;
+    this.takers = [];
+    for (const taker of takers) {
+      if (this.failure) taker.fail(this.failure.error);
+      else if (this.tail) taker.send(this.tail);
+    }
+  }
+}
+
+const deliveriesByEvent = new WeakMap<object, Map<string, Delivery>>();
+
+/** The event's message for this operation, made by the first subscription to take the event (nothing made per socket). */
+function deliveryOf(args: ExecutionArgs, key: string, payload: Stamped, format: FormatResult): Delivery {
+  let deliveries = deliveriesByEvent.get(payload);
+  if (!deliveries) {
+    deliveries = new Map();
+    deliveriesByEvent.set(payload, deliveries);
+  }
+  let delivery = deliveries.get(key);
+  if (!delivery) {
+    delivery = new Delivery(() => {
+      const toTail = (result: ExecutionResult) => Buffer.from(`${JSON.stringify(format(result))}}`);
+      const result = execute({ ...args, rootValue: payload });
+      return result instanceof Promise ? result.then(toTail) : toTail(result);
+    });
+    deliveries.set(key, delivery);
+  }
+  return delivery;
+}
 
 /** What PushedResults needs of a socket (a `ws` WebSocket). */
 export interface MessageSocket {
   readonly readyState: number;
-  /** Bytes written but not yet handed to the kernel. */
-  readonly bufferedAmount: number;
-  send(data: Buffer, options: { binary: boolean }, written?: (error?: Error) => void): void;
+  /** The extensions agreed with the client: with permessage-deflate, ws compresses (and queues) what it sends. */
+  readonly extensions: string;
+}
+
+/** The connection under a socket (the upgrade request's `net.Socket`): where its frames are written. */
+export interface FrameStream {
+  /** Bytes written but not yet taken by the kernel. */
+  readonly writableLength: number;
+  write(frame: Buffer, written?: (error?: Error | null) => void): boolean;
 }
 
 /**
- * A live value's results written straight to its socket: graphql-ws's `next` messages, byte for byte, without its
- * per-message path (an iterator step, hooks, a JSON.stringify and a promise per socket). A count change watched by
- * 20,000 sockets is executed and serialised once; each socket costs a buffer copy and a write. graphql-ws still owns
- * the subscription: its loop waits on next(), which settles only when the subscription ends (completed, the socket
- * gone, or the current value unreadable: then with that error), and it sends `complete` or `error` as ever.
- * Until deliverTo is called (graphql-ws's onOperation hook) the results are pulled through next() the usual way.
+ * A live value's results written straight to its connection: graphql-ws's `next` messages, byte for byte, in the text
+ * frames ws would make, without its per-message path (an iterator step, hooks, a JSON.stringify, a promise and a
+ * frame header written apart per socket). A count change watched by 20,000 sockets is executed and serialised once;
+ * each socket costs one buffer and one write. graphql-ws still owns the subscription: its loop waits on next(), which
+ * settles only when the subscription ends (completed, the socket gone, or the current value unreadable: then with
+ * that error), and it sends `complete` or `error` as ever. Until deliverTo is called (graphql-ws's onOperation hook),
+ * and on a socket with permessage-deflate, the results are pulled through next() the usual way.
+ *
+ * A client that reads slowly holds little: a message written while earlier bytes still wait in the process is the
+ * last until they are written; newer values wait in the live value, only the newest. One that stops reading is
+ * closed by graphql-ws's keep-alive (no pong within 12 s of a ping).
  */
 export class PushedResults implements AsyncIterableIterator<ExecutionResult>, ValueConsumer<Stamped> {
   private socket: MessageSocket | null = null;
+  private stream: FrameStream | null = null;
   private head = Buffer.alloc(0);
   private format: FormatResult = (result) => result;
-  /** A message is on its way (a socket behind on its writes, or a result still being executed). */
+  /** A message is on its way (the connection behind on its writes, or a result still being executed). */
   private writing = false;
   private ended = false;
   private failure: { error: unknown } | null = null;
@@ -122,45 +207,39 @@ export class PushedResults implements AsyncIterableIterator<ExecutionResult>, Va
     return this.writing;
   }
 
-  /** From now on each value goes to `socket` as subscription `id`'s next message, formatted by `format`. */
-  deliverTo(socket: MessageSocket, id: string, format: FormatResult): void {
+  /** From now on each value goes to `stream`, under `socket`, as subscription `id`'s next message, formatted by `format`. */
+  deliverTo(socket: MessageSocket, stream: FrameStream, id: string, format: FormatResult): void {
+    if (socket.extensions !== '') return;
     this.socket = socket;
+    this.stream = stream;
     this.format = format;
     this.head = Buffer.from(`{"id":${JSON.stringify(id)},"type":"next","payload":`);
     this.source.pushTo(this);
   }
 
   take(value: Stamped): void {
-    const tail = tailOf(this.args, this.key, value, this.format);
-    if (!(tail instanceof Promise)) {
-      this.write(tail);
-      return;
-    }
     this.writing = true;
-    tail.then(
-      (bytes) => {
-        this.writing = false;
-        this.write(bytes);
-        this.source.resume();
-      },
-      (error: unknown) => this.fail(error),
-    );
+    deliveryOf(this.args, this.key, value, this.format).add(this);
   }
 
-  private write(tail: Buffer): void {
+  /** The message `<head><tail>` goes out (see Delivery); then the newest value that came meanwhile, if any. */
+  send(tail: Buffer): void {
+    this.writing = false;
     const socket = this.socket;
-    if (this.ended || !socket || socket.readyState !== WebSocket.OPEN) return;
-    const message = Buffer.concat([this.head, tail], this.head.length + tail.length);
-    if (socket.bufferedAmount === 0) {
-      socket.send(message, TEXT_FRAME);
+    const stream = this.stream;
+    if (this.ended || !socket || !stream || socket.readyState !== WebSocket.OPEN) return;
+    const frame = textFrame(this.head, tail);
+    if (stream.writableLength === 0) stream.write(frame);
+    else {
+      // The client is behind: this message waits in the process, newer values wait in the live value.
+      this.writing = true;
+      stream.write(frame, () => {
+        this.writing = false;
+        if (!this.ended) this.source.resume();
+      });
       return;
     }
-    // The client is behind: this message waits in the socket, newer values wait here (only the newest of them).
-    this.writing = true;
-    socket.send(message, TEXT_FRAME, () => {
-      this.writing = false;
-      if (!this.ended) this.source.resume();
-    });
+    this.source.resume();
   }
 
   fail(error: unknown): void {

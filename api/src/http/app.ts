@@ -193,9 +193,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
         const address = clientAddressOf(ctx.extra.request, proxyTrust);
         return socketRateLimit({ viewer: socketViewers.get(ctx) ?? null, address }, prepared);
       },
-      // A live value's results go straight to the socket, in the same messages onNext would make.
+      // A live value's results go straight to the socket's connection, in the frames and messages onNext would make.
       onOperation: (ctx, id, _payload, _args, result) => {
-        if (result instanceof PushedResults) result.deliverTo(ctx.extra.socket, id, formatResult);
+        if (result instanceof PushedResults) result.deliverTo(ctx.extra.socket, ctx.extra.request.socket, id, formatResult);
       },
       onError: (_ctx, _id, _payload, errors) => formatSocketErrors(errors),
       onNext: (_ctx, _id, _payload, _args, result) => formatResult(result),
