@@ -164,6 +164,13 @@ const referenceIndexes = new Map(Array.from({ length: REFERENCE_COUNT }, (_, ind
 /** Which reference a demo catalogue track is (for `renderReference`), or null for any other track. */
 export const referenceIndexOfTrack = (trackId: string): number | null => referenceIndexes.get(trackId) ?? null;
 
+/**
+ * A reference's length in the demo world: its recipe's own (150 to 230 s) folded into REFERENCE_SECONDS, so it varies
+ * by reference without a draw from the plan's sequence (which would change every title drawn after it).
+ */
+const referenceSeconds = (recipe: ReferenceRecipe) =>
+  REFERENCE_SECONDS.min + (recipe.durationSeconds % (REFERENCE_SECONDS.max - REFERENCE_SECONDS.min + 1));
+
 function planReferences(random: Random, seed: number): PlannedReference[] {
   return Array.from({ length: REFERENCE_COUNT }, (_, index) => {
     const featured = random.chance(0.25) ? [random.pick(ARTISTS)] : [];
@@ -176,7 +183,7 @@ function planReferences(random: Random, seed: number): PlannedReference[] {
       label: random.pick(LABELS),
       cover: stableFileName(`track-cover:${index}`, 'jpg'),
       newRelease: random.chance(0.15),
-      recipe: { ...recipe, durationSeconds: random.int(REFERENCE_SECONDS.min, REFERENCE_SECONDS.max) },
+      recipe: { ...recipe, durationSeconds: referenceSeconds(recipe) },
     };
   });
 }
