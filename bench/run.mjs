@@ -15,6 +15,7 @@ const all = [
   'bench/payments.ts',
   'bench/startup.ts',
   'bench/realtime.ts',
+  'bench/realtime-write-floor.ts',
   'bench/recommendations.ts',
   'bench/search.ts',
 ];
