@@ -50,6 +50,11 @@ export class PeakHistory {
     return this.first < this.count ? (this.times[this.first] as number) : Number.POSITIVE_INFINITY;
   }
 
+  /** The newest frame held. */
+  get until(): number {
+    return this.first < this.count ? (this.times[this.count - 1] as number) : Number.NEGATIVE_INFINITY;
+  }
+
   /** Whether a peak lies within PEAK_FRAMES and PEAK_SEMITONES of (time, pitch). */
   has(time: number, pitch: number): boolean {
     return this.find(time, pitch) >= 0;
@@ -165,12 +170,146 @@ export function alignLine(roots: Uint32Array, peaks: PeakHistory, line: Line, st
   return { ...line, at: best.at, origin: pivot, speed: best.speed };
 }
 
+/** Longest repeat of a track's music looked for (seconds), and the share of a stretch's roots a repeat must hold. */
+const REPEAT_SECONDS = 120;
+const REPEAT_SHARE = 0.5;
+
 /**
- * Where a track found at `start` began to be heard, walking back along its line a second at a time. A track fading
- * in under another is a few decibels down: too few of its quads survive the mix to be found, but many of its single
- * peaks still stand out. So each window is judged by how many of the track's own peaks (its index's roots, mapped
- * through the line) the query has a peak at, against decoy lines a few semitones off that tell the rate by chance.
- * The start moves to the earliest window clearly above chance, until several windows in a row are not.
+ * How far later in the reference (frames) the stretch of roots from frame `from` to `to` comes again, or 0. Loops
+ * and repeated sections match the mix equally well, so a line found on a track can sit on an earlier repeat than
+ * the one played, and followed back it runs off the reference's beginning while the track still plays. The repeat
+ * is the shift at which most of the stretch's roots (time and pitch) find a root again, counted over every pair of
+ * roots of the same pitch; it counts when at least REPEAT_SHARE of them do.
+ */
+export function laterRepeat(roots: Uint32Array, from: number, to: number): number {
+  const first = lowerBound(roots, Math.max(0, Math.ceil(from)) << 7);
+  const last = lowerBound(roots, Math.max(0, Math.ceil(to)) << 7);
+  const reach = Math.round(REPEAT_SECONDS * FRAMES_PER_SECOND);
+  const votes = new Uint16Array(reach + 2);
+  for (let i = first; i < last; i += 1) {
+    const root = roots[i] as number;
+    const end = lowerBound(roots, (rootTime(root) + reach + 1) << 7);
+    for (let j = i + 1; j < end; j += 1) {
+      const other = roots[j] as number;
+      if ((other & 127) !== (root & 127)) continue;
+      const shift = rootTime(other) - rootTime(root);
+      if (shift > 0 && shift <= reach) votes[shift] = (votes[shift] as number) + 1;
+    }
+  }
+  // A root's time is a whole frame on each side: a repeat's pairs spread over neighbouring shifts, so each shift
+  // counts its own pairs twice and its neighbours' once (a repeat with every root found scores twice their number).
+  let best = 0;
+  let most = 0;
+  for (let shift = Math.round(FRAMES_PER_SECOND); shift <= reach; shift += 1) {
+    const count = (votes[shift - 1] as number) + 2 * (votes[shift] as number) + (votes[shift + 1] as number);
+    if (count > most) {
+      most = count;
+      best = shift;
+    }
+  }
+  return most >= 2 * REPEAT_SHARE * (last - first) && last - first >= 10 ? best : 0;
+}
+
+/** Seconds of the mix per bin of the fade-in's evidence, and how far before and after the coarse start it is read. */
+const RAMP_BIN_SECONDS = 0.5;
+const RAMP_BACK_SECONDS = 8;
+const RAMP_AHEAD_SECONDS = 12;
+
+/** One stretch of the mix along a track's line: the track's roots looked for, found, and found on the decoy lines. */
+export interface Coincidences {
+  /** The stretch's middle (frames). */
+  time: number;
+  tried: number;
+  found: number;
+  /** Found on all DECOY_SHIFTS lines together. */
+  decoys: number;
+}
+
+/** How many of the track's roots between query frames `from` and `to` the query has peaks at, on the line and off it. */
+function coincidences(roots: Uint32Array, peaks: PeakHistory, line: Line, from: number, to: number): Coincidences {
+  const referenceAt = (q: number) => line.at + line.speed * (q - line.origin);
+  const first = lowerBound(roots, Math.max(0, Math.ceil(referenceAt(from))) << 7);
+  const last = lowerBound(roots, Math.max(0, Math.ceil(referenceAt(to))) << 7);
+  let found = 0;
+  let decoys = 0;
+  for (let i = first; i < last; i += 1) {
+    const root = roots[i] as number;
+    const q = line.origin + (rootTime(root) - line.at) / line.speed;
+    const pitch = rootPitch(root) + line.pitch;
+    if (peaks.has(q, pitch)) found += 1;
+    for (const shift of DECOY_SHIFTS) if (peaks.has(q, pitch + shift)) decoys += 1;
+  }
+  return { time: (from + to) / 2, tried: last - first, found, decoys };
+}
+
+/** The rate at which a track's roots meet query peaks by chance, from the decoy lines (never under 2%). */
+const chanceOf = (bin: Coincidences) => Math.max(0.02, bin.decoys / Math.max(1, bin.tried * DECOY_SHIFTS.length));
+
+/**
+ * Where a fade-in began, from the track's peak coincidences along its line in short bins: the time at which a ramp
+ * (nothing above chance before it, then rising linearly, then level) fits them best, by least squares over every
+ * start and end of the ramp (half a bin apart). A track fading in under another is heard a little more each
+ * second: its share of peaks above chance grows from nothing, so the foot of the ramp that fits the whole rise is its
+ * start, where the first second clearly above chance is seconds late (in a short fade) or early (one lucky window
+ * where the tracks share a key). Null when no rising ramp fits.
+ */
+export function fadeInStart(bins: readonly Coincidences[]): number | null {
+  if (bins.length < 4) return null;
+  // Each bin's share of roots met above chance, weighted by how many roots it tried.
+  const excess = bins.map((bin) => (bin.tried === 0 ? 0 : bin.found / bin.tried - chanceOf(bin)));
+  const step = ((bins[1] as Coincidences).time - (bins[0] as Coincidences).time) / 2;
+  const first = (bins[0] as Coincidences).time;
+  const last = (bins[bins.length - 1] as Coincidences).time;
+  let best: { fit: number; start: number } | null = null;
+  for (let start = first; start < last; start += step) {
+    for (let end = start + step; end <= last + step; end += step) {
+      // For this ramp's shape r, the height h = Σ w e r / Σ w r² fits best and removes (Σ w e r)² / Σ w r² of the error.
+      let er = 0;
+      let rr = 0;
+      for (let i = 0; i < bins.length; i += 1) {
+        const bin = bins[i] as Coincidences;
+        const r = Math.min(1, Math.max(0, (bin.time - start) / (end - start)));
+        er += bin.tried * (excess[i] as number) * r;
+        rr += bin.tried * r * r;
+      }
+      if (er <= 0 || rr === 0) continue;
+      const fit = (er * er) / rr;
+      if (!best || fit > best.fit) best = { fit, start };
+    }
+  }
+  return best?.start ?? null;
+}
+
+/**
+ * The earliest of the windows (a second apart, walking back from `start` to `limit`) in which the track's peaks along
+ * the line stand clearly above chance, until more than refineMisses windows in a row do not (a window without any
+ * of the track's roots, a silence in the reference, is no miss).
+ */
+function walkBack(roots: Uint32Array, peaks: PeakHistory, settings: MatcherSettings, line: Line, start: number, limit: number): number {
+  const window = settings.refineWindowSeconds * FRAMES_PER_SECOND;
+  let earliest = start;
+  let misses = 0;
+  for (let from = start - FRAMES_PER_SECOND; from >= limit; from -= FRAMES_PER_SECOND) {
+    const bin = coincidences(roots, peaks, line, from, from + window);
+    if (bin.tried === 0) continue;
+    const chance = chanceOf(bin);
+    const score = (bin.found - bin.tried * chance) / Math.sqrt(bin.tried * chance * (1 - chance));
+    if (score > settings.refineScore) {
+      earliest = from;
+      misses = 0;
+    } else if (++misses > settings.refineMisses) break;
+  }
+  return earliest;
+}
+
+/**
+ * Where a track found at `start` began to be heard. A track fading in under another is a few decibels down: too few
+ * of its quads survive the mix to be found, but many of its single peaks still stand out. So the mix is judged by
+ * how many of the track's own peaks (its index's roots, mapped through the line) the query has a peak at, against
+ * decoy lines a few semitones off that tell the rate by chance: first window by window, walking back (walkBack);
+ * when that walk runs off the reference's beginning, again on the line moved to a later repeat of the music
+ * (laterRepeat); then the foot of the fade-in's ramp (fadeInStart) around it, where that is earlier: a long fade
+ * under EQ rises too slowly for any one window to stand out before it is well under way.
  */
 export function earliestPlaying(
   index: FingerprintIndex,
@@ -183,31 +322,24 @@ export function earliestPlaying(
   const roots = settings.refineSeconds > 0 ? index.rootsOf?.(track) : undefined;
   if (!roots || roots.length === 0) return start;
   line = alignLine(roots, peaks, line, start);
-  const window = settings.refineWindowSeconds * FRAMES_PER_SECOND;
   const limit = Math.max(peaks.since, start - settings.refineSeconds * FRAMES_PER_SECOND);
-  const referenceAt = (q: number) => line.at + line.speed * (q - line.origin);
-  let earliest = start;
-  let misses = 0;
-  for (let from = start - FRAMES_PER_SECOND; from >= limit; from -= FRAMES_PER_SECOND) {
-    const first = lowerBound(roots, Math.max(0, Math.ceil(referenceAt(from))) << 7);
-    const last = lowerBound(roots, Math.max(0, Math.ceil(referenceAt(from + window))) << 7);
-    let tried = 0;
-    let found = 0;
-    let decoys = 0;
-    for (let i = first; i < last; i += 1) {
-      const root = roots[i] as number;
-      const q = line.origin + (rootTime(root) - line.at) / line.speed;
-      const pitch = rootPitch(root) + line.pitch;
-      tried += 1;
-      if (peaks.has(q, pitch)) found += 1;
-      for (const shift of DECOY_SHIFTS) if (peaks.has(q, pitch + shift)) decoys += 1;
-    }
-    const chance = Math.max(0.02, decoys / Math.max(1, tried * DECOY_SHIFTS.length));
-    const score = tried === 0 ? 0 : (found - tried * chance) / Math.sqrt(tried * chance * (1 - chance));
-    if (score > settings.refineScore) {
-      earliest = from;
-      misses = 0;
-    } else if (++misses > settings.refineMisses) break;
+  const referenceAt = (on: Line, q: number) => on.at + on.speed * (q - on.origin);
+  const firstRoot = rootTime(roots[0] as number);
+  let earliest = walkBack(roots, peaks, settings, line, start, limit);
+  for (let moves = 0; moves < 4 && referenceAt(line, earliest - FRAMES_PER_SECOND) < firstRoot; moves += 1) {
+    const repeat = laterRepeat(roots, referenceAt(line, start), referenceAt(line, start + ALIGN_SECONDS * FRAMES_PER_SECOND));
+    if (repeat === 0) break;
+    const later = { ...line, at: line.at + repeat };
+    const found = walkBack(roots, peaks, settings, later, start, limit);
+    if (found >= earliest) break;
+    line = later;
+    earliest = found;
   }
-  return earliest;
+  const bin = RAMP_BIN_SECONDS * FRAMES_PER_SECOND;
+  const bins: Coincidences[] = [];
+  const until = Math.min(peaks.until, earliest + RAMP_AHEAD_SECONDS * FRAMES_PER_SECOND);
+  for (let from = Math.max(limit, earliest - RAMP_BACK_SECONDS * FRAMES_PER_SECOND); from + bin <= until; from += bin)
+    bins.push(coincidences(roots, peaks, line, from, from + bin));
+  const ramp = fadeInStart(bins);
+  return ramp === null ? earliest : Math.max(limit, Math.min(earliest, ramp));
 }
