@@ -9,7 +9,7 @@ import { VISIBLE_MIX_SQL } from '../mixes/index.js';
 import { words } from '../tracks/index.js';
 import { suspendedSql } from '../users/index.js';
 import type { SearchDb } from './search-db.js';
-import { type Candidate, matcher, scoreDoc, type TypedQuery } from './search-score.js';
+import { type Candidate, matcher, scoreDoc, type TypedQuery, typedWordMatch } from './search-score.js';
 import { type DocBody, KIND, KIND_OF_CODE, type Kind } from './search-text.js';
 import type { VocabularyWord as Variant, VocabularyIndex } from './search-vocabulary.js';
 
@@ -114,16 +114,17 @@ export async function findHits(
   // word to check, at most SCAN_POSTINGS walked in all (two common words seldom together would otherwise walk all of one).
   const walks = Math.max(1, probe.length * searched.length);
   const perVariant = Math.max(MIN_PER_VARIANT, Math.ceil((depth * 2) / walks));
+  const limits = postingsPerVariant(probe, lists.indexOf(probe) === last ? (typed[last] ?? null) : null, walks, depth);
   const scan = Math.max(perVariant, Math.ceil(SCAN_POSTINGS / walks));
   const rows = await db.query<CandidateRow>(
     `with hits as (
-       select p.doc_no from unnest(:probe::int[]) as w(id) cross join unnest(:kinds::smallint[]) as k(kind)
+       select p.doc_no from unnest(:probe::int[], :limits::int[]) as w(id, lim) cross join unnest(:kinds::smallint[]) as k(kind)
         cross join lateral (${
           second.length > 0
             ? `select s.doc_no from (select p.doc_no from search_posting p where p.word_id = w.id and p.kind = k.kind
                                        order by p.doc_no desc limit :scan) s
-                where (select d.words && :second::int[] from search_doc d where d.doc_no = s.doc_no) limit :perVariant`
-            : 'select p.doc_no from search_posting p where p.word_id = w.id and p.kind = k.kind order by p.doc_no desc limit :perVariant'
+                where (select d.words && :second::int[] from search_doc d where d.doc_no = s.doc_no) limit w.lim`
+            : 'select p.doc_no from search_posting p where p.word_id = w.id and p.kind = k.kind order by p.doc_no desc limit w.lim'
         }) p
        union
        (select doc_no from search_doc where name_key ~>=~ :keyStart and name_key ~<~ :keyEnd and kind = any(:kinds::smallint[])
@@ -138,6 +139,7 @@ export async function findHits(
         and (d.kind <> ${KIND.member} or not exists (select 1 from app_user su where su.id = d.ref_id and ${suspendedSql('su')}))`,
     {
       probe: probe.map((v) => v.id),
+      limits,
       kinds: searched,
       perVariant,
       ...(second.length > 0 ? { second: second.map((v) => v.id), scan } : {}),
@@ -166,6 +168,20 @@ export async function findHits(
   if (wantsMixes && throughTracklists) await addTracklistMixes(db, scored, filters);
   const wanted = new Set(kinds);
   return scored.filter((hit) => wanted.has(hit.kind)).sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+}
+
+/**
+ * Postings read per probe variant and kind: about twice `depth` in all, shared by the `walks` (variants times kinds),
+ * and at the least MIN_PER_VARIANT for a word the typed one may be. A word that `lastTyped` (the probe's typed word when
+ * it is the last one, null otherwise) only starts gets its share alone: a short start stands for tens of such words
+ * (the commonest it starts, PROBE_VARIANTS of them), whose documents all match it alike, so reading the least of each
+ * for all of them read ten times what a suggestion shows, at no gain in what comes first.
+ */
+export function postingsPerVariant(probe: readonly Variant[], lastTyped: string | null, walks: number, depth: number): number[] {
+  const share = Math.ceil((depth * 2) / walks);
+  const onlyStarted = (word: string) =>
+    lastTyped !== null && typedWordMatch(lastTyped, word, true) > typedWordMatch(lastTyped, word, false);
+  return probe.map((variant) => (onlyStarted(variant.word) ? share : Math.max(MIN_PER_VARIANT, share)));
 }
 
 /** Mixes that play the best matching tracks join the hits ("mixes that play Tomi Sato"), or keep their better score. */
