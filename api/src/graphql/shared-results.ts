@@ -122,7 +122,8 @@ class Delivery {
 
   add(taker: PushedResults): void {
     this.takers.push(taker);
-    if (this.takers.length > 1 || this.flushing || (this.tail === null && this.failure === null)) return;
+    // A pass is due already, or comes once the message is made.
+    if (this.flushing || (this.tail === null && this.failure === null)) return;
     this.flushing = true;
     queueMicrotask(() => this.flush());
   }
