@@ -173,9 +173,9 @@ export async function findHits(
 /**
  * Postings read per probe variant and kind: about twice `depth` in all, shared by the `walks` (variants times kinds),
  * and at the least MIN_PER_VARIANT for a word the typed one may be. A word that `lastTyped` (the probe's typed word when
- * it is the last one, null otherwise) only starts gets its share alone: a short start stands for tens of such words
- * (the commonest it starts, PROBE_VARIANTS of them), whose documents all match it alike, so reading the least of each
- * for all of them read ten times what a suggestion shows, at no gain in what comes first.
+ * it is the last one, null otherwise) only starts gets its share alone: a short start stands for up to PROBE_VARIANTS
+ * such words, whose documents all match it alike, and MIN_PER_VARIANT of each read about 500 candidates for a
+ * suggestion showing 8, with the same first suggestion as the share gives (README, search at scale 1).
  */
 export function postingsPerVariant(probe: readonly Variant[], lastTyped: string | null, walks: number, depth: number): number[] {
   const share = Math.ceil((depth * 2) / walks);
