@@ -110,6 +110,8 @@ function startServer(dataDir: string, since: number): Started {
   world.catch(() => undefined);
   const homeMs = (async () => {
     while (Date.now() - since < LIMIT_MS) {
+      // A server that exited (its port taken, say) will never answer: say so at once rather than after the limit.
+      if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}) before the home page answered`);
       const answered = await fetch(`http://127.0.0.1:${PORT}/`).then(
         (response) => response.status === 200,
         () => false,
