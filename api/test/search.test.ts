@@ -104,6 +104,8 @@ describe('forgiveness', () => {
     expect(ids_(await search('Zoé Lefevere', ['MEMBER']))[0]).toBe(dj.id);
     expect(ids_(await search('marek_novak', ['MEMBER']))[0]).toBe(other.id);
     expect(ids_(await search('nova', ['MEMBER']))[0]).toBe(other.id);
+    // A second word's first letter, as it is typed, keeps what the first word found.
+    expect(ids_(await search('zoe l', ['MEMBER']))[0]).toBe(dj.id);
   });
 
   test('a track by title with a typo, by creator, by label', async () => {

@@ -9,7 +9,7 @@ import { VISIBLE_MIX_SQL } from '../mixes/index.js';
 import { words } from '../tracks/index.js';
 import { suspendedSql } from '../users/index.js';
 import type { SearchDb } from './search-db.js';
-import { type Candidate, matcher, scoreDoc, type TypedQuery, typedWordMatch } from './search-score.js';
+import { type Candidate, MIN_PREFIX, matcher, scoreDoc, type TypedQuery, typedWordMatch } from './search-score.js';
 import { type DocBody, KIND, KIND_OF_CODE, type Kind } from './search-text.js';
 import type { VocabularyWord as Variant, VocabularyIndex } from './search-vocabulary.js';
 
@@ -89,7 +89,10 @@ export async function findHits(
   /** Whether mixes are also found through their tracklists (a results page; suggestions skip it to answer sooner). */
   throughTracklists = true,
 ): Promise<Hit[]> {
-  const typed = words(text).slice(0, MAX_WORDS);
+  const given = words(text).slice(0, MAX_WORDS);
+  // A last word of one letter after others is a word being started ("kofi d"): it finds and ranks nothing until its
+  // second letter, so the words before it answer meanwhile rather than no match at all.
+  const typed = given.length > 1 && (given.at(-1)?.length ?? 0) < MIN_PREFIX ? given.slice(0, -1) : given;
   if (typed.length === 0) return [];
   const query: TypedQuery = { words: typed, key: typed.join(' ') };
   const variants = vocabulary.variants(typed);
