@@ -39,23 +39,32 @@ function textOf(document: DocumentNode): string {
   return text;
 }
 
-/** Results per event payload (the PubSub hands every listener in a process the same payload object). */
-const resultsByEvent = new WeakMap<object, Map<string, Promise<ExecutionResult>>>();
+/**
+ * One value per event payload and operation key, made by the first to ask (the PubSub hands every listener in a
+ * process the same payload object, so everyone an event reaches shares it; it goes with the payload).
+ */
+function perEvent<T>(): (payload: object, key: string, make: () => T) => T {
+  const byEvent = new WeakMap<object, Map<string, T>>();
+  return (payload, key, make) => {
+    let values = byEvent.get(payload);
+    if (!values) {
+      values = new Map();
+      byEvent.set(payload, values);
+    }
+    let value = values.get(key);
+    if (value === undefined) {
+      value = make();
+      values.set(key, value);
+    }
+    return value;
+  };
+}
+
+const sharedResult = perEvent<Promise<ExecutionResult>>();
 
 function executeShared(args: ExecutionArgs, key: string, payload: unknown): Promise<ExecutionResult> {
   const run = async () => execute({ ...args, rootValue: payload });
-  if (typeof payload !== 'object' || payload === null) return run();
-  let results = resultsByEvent.get(payload);
-  if (!results) {
-    results = new Map();
-    resultsByEvent.set(payload, results);
-  }
-  let result = results.get(key);
-  if (!result) {
-    result = run();
-    results.set(key, result);
-  }
-  return result;
+  return typeof payload !== 'object' || payload === null ? run() : sharedResult(payload, key, run);
 }
 
 /** What graphql-ws's onNext makes of a result before it goes out (errors formatted as over HTTP). */
@@ -139,25 +148,20 @@ class Delivery {
   }
 }
 
-const deliveriesByEvent = new WeakMap<object, Map<string, Delivery>>();
+const sharedDelivery = perEvent<Delivery>();
 
 /** The event's message for this operation, made by the first subscription to take the event (nothing made per socket). */
 function deliveryOf(args: ExecutionArgs, key: string, payload: Stamped, format: FormatResult): Delivery {
-  let deliveries = deliveriesByEvent.get(payload);
-  if (!deliveries) {
-    deliveries = new Map();
-    deliveriesByEvent.set(payload, deliveries);
-  }
-  let delivery = deliveries.get(key);
-  if (!delivery) {
-    delivery = new Delivery(() => {
-      const toTail = (result: ExecutionResult) => Buffer.from(`${JSON.stringify(format(result))}}`);
-      const result = execute({ ...args, rootValue: payload });
-      return result instanceof Promise ? result.then(toTail) : toTail(result);
-    });
-    deliveries.set(key, delivery);
-  }
-  return delivery;
+  return sharedDelivery(
+    payload,
+    key,
+    () =>
+      new Delivery(() => {
+        const toTail = (result: ExecutionResult) => Buffer.from(`${JSON.stringify(format(result))}}`);
+        const result = execute({ ...args, rootValue: payload });
+        return result instanceof Promise ? result.then(toTail) : toTail(result);
+      }),
+  );
 }
 
 /** What PushedResults needs of a socket (a `ws` WebSocket). */
