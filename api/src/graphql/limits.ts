@@ -1,4 +1,4 @@
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { ApolloServerPlugin, GraphQLRequestContextDidResolveOperation } from '@apollo/server';
 import {
   type DocumentNode,
   type ExecutionArgs,
@@ -21,6 +21,7 @@ import {
 import { getComplexity } from 'graphql-query-complexity';
 import { Extensions } from 'type-graphql';
 import { CURSOR_PAGE_DEFAULT_SIZE } from '../shared/inputs.js';
+import type { GraphQLContext } from './context.js';
 
 /** What one mutation field weighs in the cost limit: each writes in its own transaction, where a read field costs 1. */
 export const MUTATION_COST = 50;
@@ -294,17 +295,26 @@ function countRootFields(selectionSet: SelectionSetNode, fragments: Map<string, 
   return count;
 }
 
+/** What an operation within the limits spends before it runs (the rate limits' budget); it refuses it by throwing. */
+export type SpendOperationCost = (request: GraphQLRequestContextDidResolveOperation<GraphQLContext>, cost: number) => Promise<void>;
+
 /**
  * The limits over HTTP, once Apollo has parsed and validated the document and looked for the operation. A subscription
  * is refused (HTTP cannot carry its stream). No operation found, or variables that do not coerce, are left to the
  * executor: it answers OPERATION_RESOLUTION_FAILURE or BAD_USER_INPUT before any resolver runs, and cost analysis
- * needs both.
+ * needs both. An operation within the limits then spends its cost (`spend`); one they refuse spends nothing, since
+ * nothing runs (Apollo runs every plugin's hook at once, so the spending cannot be a plugin of its own).
  */
-export function operationLimitsPlugin(schema: GraphQLSchema, limits: OperationLimits): ApolloServerPlugin {
+export function operationLimitsPlugin(
+  schema: GraphQLSchema,
+  limits: OperationLimits,
+  spend: SpendOperationCost,
+): ApolloServerPlugin<GraphQLContext> {
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ request, document, operation }) {
+        async didResolveOperation(context) {
+          const { request, document, operation } = context;
           if (!operation) return;
           if (operation.operation === 'subscription') {
             throw refuse(
@@ -315,6 +325,7 @@ export function operationLimitsPlugin(schema: GraphQLSchema, limits: OperationLi
           if ('errors' in getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {})) return;
           const problem = limitProblem(schema, document, operation, request.variables, limits);
           if (problem) throw problem;
+          await spend(context, costOfOperation(schema, document, operation, request.variables));
         },
       };
     },

@@ -141,8 +141,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     plugins: [
       ApolloServerPluginCacheControlDisabled(),
       fastifyApolloDrainPlugin(app),
-      operationLimitsPlugin(schema, limits),
-      ...publicApi.apolloPlugins(schema, limits),
+      operationLimitsPlugin(schema, limits, publicApi.spendGraphqlCost),
+      ...publicApi.apolloPlugins(),
       httpCachePlugin(),
     ],
   });

@@ -2,14 +2,13 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import type { FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { GraphQLContext } from '../../graphql/context.js';
-import type { OperationLimits } from '../../graphql/limits.js';
 import type { Services } from '../../services.js';
 import { registerCors, socketOriginAllowed } from './cors.js';
 import { embedRoutes } from './embed.js';
 import { explorerLandingPage } from './explorer.js';
 import { healthRoutes } from './health.js';
 import { registerOpenApi } from './openapi.js';
-import { ApiRateLimits, graphqlRateLimitPlugin, registerRateLimits, socketRateLimit } from './rate-limits.js';
+import { ApiRateLimits, registerRateLimits, socketRateLimit, spendGraphqlCost } from './rate-limits.js';
 
 /**
  * What makes the API one that other people's tools can build on: CORS, rate limits, health probes, the REST reference
@@ -25,10 +24,8 @@ export async function registerPublicApi(app: FastifyInstance, services: Services
   await registerOpenApi(app, config);
   await app.register(embedRoutes(services, webRoot));
   return {
-    apolloPlugins: (schema: GraphQLSchema, operationLimits: OperationLimits): ApolloServerPlugin<GraphQLContext>[] => [
-      graphqlRateLimitPlugin(schema, limits, operationLimits),
-      explorerLandingPage(webRoot),
-    ],
+    apolloPlugins: (): ApolloServerPlugin<GraphQLContext>[] => [explorerLandingPage(webRoot)],
+    spendGraphqlCost: spendGraphqlCost(limits),
     socketRateLimit: (schema: GraphQLSchema) => socketRateLimit(schema, limits),
     verifySocketOrigin: socketOriginAllowed(config),
   };

@@ -1,12 +1,11 @@
-import type { ApolloServerPlugin } from '@apollo/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type ExecutionArgs, GraphQLError, type GraphQLSchema, getOperationAST, getVariableValues } from 'graphql';
+import { type ExecutionArgs, GraphQLError, type GraphQLSchema, getOperationAST } from 'graphql';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { type RateLimiterAbstract, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../../config.js';
 import type { GraphQLContext } from '../../graphql/context.js';
-import { costOfOperation, limitProblem, type OperationLimits } from '../../graphql/limits.js';
+import { costOfOperation, type SpendOperationCost } from '../../graphql/limits.js';
 import type { Services } from '../../services.js';
 import { TooManyRequestsError } from '../../shared/errors.js';
 import type { Viewer } from '../../shared/viewer.js';
@@ -117,35 +116,19 @@ export function restRateLimitHook(services: Services, limits: ApiRateLimits) {
 }
 
 /**
- * GraphQL over HTTP spends the operation's cost once it passed the operation limits, before anything runs; the answer
- * carries the budget's headers, and a spent budget answers 429 with Retry-After. An operation a limit refuses spends
- * nothing (Apollo runs every plugin's hook at once, so this one cannot wait for the limits' refusal): one request
- * asking for a million cards must not lock its address out for the window.
+ * GraphQL over HTTP spends the operation's cost once it passed the operation limits (graphql/limits.ts calls this),
+ * before anything runs; the answer carries the budget's headers, and a spent budget answers 429 with Retry-After.
  */
-export function graphqlRateLimitPlugin(
-  schema: GraphQLSchema,
-  limits: ApiRateLimits,
-  operationLimits: OperationLimits,
-): ApolloServerPlugin<GraphQLContext> {
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ request, document, operation, contextValue, response }) {
-          if (!operation || operation.operation === 'subscription') return;
-          if ('errors' in getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {})) return;
-          if (limitProblem(schema, document, operation, request.variables, operationLimits)) return;
-          const cost = costOfOperation(schema, document, operation, request.variables);
-          const allowance = await limits.spend('graphql', graphqlClientOf(contextValue), cost);
-          const headers = rateLimitHeaders(allowance);
-          for (const [name, value] of Object.entries(headers)) response.http.headers.set(name, value);
-          if (!allowance.allowed) {
-            throw new GraphQLError(refusal(allowance, 'graphql'), {
-              extensions: { code: 'TOO_MANY_REQUESTS', http: { status: 429, headers: new Map(Object.entries(headers)) } },
-            });
-          }
-        },
-      };
-    },
+export function spendGraphqlCost(limits: ApiRateLimits): SpendOperationCost {
+  return async ({ contextValue, response }, cost) => {
+    const allowance = await limits.spend('graphql', graphqlClientOf(contextValue), cost);
+    const headers = rateLimitHeaders(allowance);
+    for (const [name, value] of Object.entries(headers)) response.http.headers.set(name, value);
+    if (!allowance.allowed) {
+      throw new GraphQLError(refusal(allowance, 'graphql'), {
+        extensions: { code: 'TOO_MANY_REQUESTS', http: { status: 429, headers: new Map(Object.entries(headers)) } },
+      });
+    }
   };
 }
 
