@@ -61,3 +61,19 @@ test('a malformed subscription is answered with an error, not a dropped socket',
   expect(JSON.stringify(error)).toMatch(/Syntax Error/);
   await client.dispose();
 });
+
+test('a socket message over the 1 MiB limit closes the socket with 1009, and the server stays up', async () => {
+  const socket = new WebSocket(wsUrl, 'graphql-transport-ws');
+  await new Promise((resolve) => socket.once('open', resolve));
+  // Without the limit the server would read the frame and acknowledge it.
+  const answer = new Promise<string>((resolve) => {
+    socket.once('close', (code) => resolve(`closed ${code}`));
+    socket.once('message', (data) => resolve(`answered ${String(data)}`));
+  });
+  socket.send(JSON.stringify({ type: 'connection_init', payload: { padding: 'x'.repeat(1_100_000) } }));
+  const answered = await answer;
+  socket.terminate();
+  expect(answered).toBe('closed 1009');
+  const health = await t.app.inject({ method: 'GET', url: '/healthz' });
+  expect(health.statusCode).toBe(200);
+});

@@ -48,6 +48,8 @@ declare module 'fastify' {
   }
 }
 
+/** The largest request body, and the largest message on a GraphQL socket: 1 MiB. */
+const MESSAGE_LIMIT_BYTES = 1_048_576;
 export interface AppOptions {
   logger?: FastifyBaseLogger;
   /** The built web app (web/dist); served at / with a fallback to index.html for client routes. */
@@ -80,7 +82,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     logController: new OneLinePerRequest(),
     trustProxy: proxyTrust,
-    bodyLimit: 1_048_576,
+    bodyLimit: MESSAGE_LIMIT_BYTES,
     // Media requests go straight to their handler; everything else through Fastify (with the timeouts it would set).
     serverFactory: (fastifyHandler, settings) => {
       // Slow headers are checked every second, not every 30 s (Node's default), so a 408 comes when it is due.
@@ -161,7 +163,13 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
 
   const formatSocketErrors = formatWebSocketErrors(config.isProduction);
   const formatResult: FormatResult = (result) => (result.errors ? { ...result, errors: formatSocketErrors(result.errors) } : result);
-  const wsServer = new WebSocketServer({ server: app.server, path: '/graphql', verifyClient: publicApi.verifySocketOrigin });
+  // A socket's message has the HTTP body's limit: ws would otherwise buffer up to 100 MiB of one frame per socket.
+  const wsServer = new WebSocketServer({
+    server: app.server,
+    path: '/graphql',
+    verifyClient: publicApi.verifySocketOrigin,
+    maxPayload: MESSAGE_LIMIT_BYTES,
+  });
   const socketRateLimit = publicApi.socketRateLimit(schema);
   // Who each socket is: decided once, when it connects, from the same token as over HTTP; it closes when that ends.
   const socketViewers = new WeakMap<object, Viewer | null>();
