@@ -9,7 +9,13 @@ export const WEB_BUILD_BESIDE = '--web-build-beside';
 /** The messages the launcher sends. */
 export const WEB_BUILD_MESSAGES = { done: 'web-build-done', failed: 'web-build-failed' } as const;
 
-type ProcessLike = Pick<NodeJS.Process, 'argv' | 'send' | 'on' | 'off'>;
+/** What this needs of the process: its arguments and IPC channel (a test hands in its own). */
+interface ProcessLike {
+  argv: readonly string[];
+  send?: unknown;
+  on(event: string, listener: (message: unknown) => void): unknown;
+  off(event: string, listener: (message: unknown) => void): unknown;
+}
 
 /**
  * When this process was started beside the web app's build: a promise of the build's end (failing when the build fails
