@@ -5,12 +5,16 @@ import { WEB_BUILD_BESIDE, WEB_BUILD_MESSAGES, webBuildBeside } from './web-buil
 /** A process as the launcher starts it (argv, an IPC channel), or without the flag or the channel. */
 function fakeProcess(argv: string[], withChannel = true) {
   const emitter = new EventEmitter();
-  return Object.assign(emitter, { argv, send: withChannel ? () => true : undefined });
+  const sent: string[] = [];
+  const send = (message: string) => sent.push(message);
+  return Object.assign(emitter, { argv, sent, send: withChannel ? send : undefined });
 }
 
 test('a start beside the web build waits for the launcher to say it is done', async () => {
   const proc = fakeProcess(['node', 'dist/main.js', WEB_BUILD_BESIDE]);
   const built = webBuildBeside(proc);
+  // The launcher tells only a server that says it listens: a message before that would be lost.
+  expect(proc.sent).toEqual([WEB_BUILD_MESSAGES.waiting]);
   let done = false;
   void built?.then(() => {
     done = true;

@@ -6,13 +6,16 @@
  */
 export const WEB_BUILD_BESIDE = '--web-build-beside';
 
-/** The messages the launcher sends. */
-export const WEB_BUILD_MESSAGES = { done: 'web-build-done', failed: 'web-build-failed' } as const;
+/**
+ * The messages: the server says it is listening for the build's end (a message sent before would be lost), then the
+ * launcher says how the build ended.
+ */
+export const WEB_BUILD_MESSAGES = { waiting: 'web-build-awaited', done: 'web-build-done', failed: 'web-build-failed' } as const;
 
 /** What this needs of the process: its arguments and IPC channel (a test hands in its own). */
 interface ProcessLike {
   argv: readonly string[];
-  send?: unknown;
+  send?: (message: string) => unknown;
   on(event: string, listener: (message: unknown) => void): unknown;
   off(event: string, listener: (message: unknown) => void): unknown;
 }
@@ -41,6 +44,7 @@ export function webBuildBeside(proc: ProcessLike = process): Promise<void> | und
     };
     proc.on('message', onMessage);
     proc.on('disconnect', onDisconnect);
+    proc.send?.(WEB_BUILD_MESSAGES.waiting);
   });
   // Whoever awaits it sees the failure; a start that fails earlier never does.
   built.catch(() => undefined);
