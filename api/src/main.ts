@@ -7,6 +7,7 @@ import { DemoAudio } from './demo-world/demo-audio.js';
 import { demoLoginsToLog, planWorld } from './demo-world/plan.js';
 import { createLogger, logFormatFor } from './logger.js';
 import { startBanner } from './start-banner.js';
+import { webBuildBeside } from './web-build.js';
 
 const WEB_ROOT = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -34,10 +35,19 @@ async function main(): Promise<void> {
   const started = Date.now();
   const clustered = cluster.isPrimary && config.WEB_CONCURRENCY > 1;
   const demoAudio = beginsDemoAudio(config, clustered) ? new DemoAudio(planWorld()) : undefined;
+  // A cluster's API processes are forked with this process's arguments, but only after the web app's build.
+  const webBuilt = cluster.isPrimary ? webBuildBeside() : undefined;
   // Loaded only now, so the demo world's threads start before the server's code (a second and a half) loads.
   const [{ prepareDatabase, startServer }, { runCluster }] = await Promise.all([import('./server.js'), import('./cluster.js')]);
   const database = clustered ? await prepareDatabase(config, log) : null;
-  const server = database ? await runCluster(config.WEB_CONCURRENCY, database, log) : await startServer(config, log, WEB_ROOT, demoAudio);
+  if (database && webBuilt)
+    await webBuilt.catch(async (error: unknown) => {
+      await database.stop();
+      throw error;
+    });
+  const server = database
+    ? await runCluster(config.WEB_CONCURRENCY, database, log)
+    : await startServer(config, log, WEB_ROOT, { demoAudio, webBuilt });
   if (cluster.isPrimary) {
     const hasDemoLogins = database?.hasDemoLogins ?? ('hasDemoLogins' in server && server.hasDemoLogins === true);
     const buildsDemoWorld = database?.buildsDemoWorld ?? ('buildsDemoWorld' in server && server.buildsDemoWorld === true);

@@ -54,31 +54,53 @@ export async function prepareDatabase(config: Config, log: FastifyBaseLogger): P
   return { url, hasDemoLogins, buildsDemoWorld, stop: async () => embedded?.stop() };
 }
 
+/** What a start may have begun before the server's code loaded (see main.ts). */
+export interface StartBegun {
+  /** The demo world's audio work, begun by a first start before anything else. */
+  demoAudio?: DemoAudio;
+  /** The web app's build that `npm start` runs beside this start (see web-build.ts): nothing is served before its end. */
+  webBuilt?: Promise<void>;
+}
+
 /**
  * Opens the database (the embedded one without DATABASE_URL), applies migrations, and serves on config.PORT; then,
- * with DEMO on, builds what is missing of the demo world while it serves (see buildDemoWorldInBackground).
+ * with DEMO on, builds what is missing of the demo world while it serves (see buildDemoWorldInBackground). A start
+ * beside the web app's build begins the demo world at once and listens only once the build is done.
  */
 export async function startServer(
   config: Config,
   log: FastifyBaseLogger,
   webRoot?: string,
-  /** The demo world's audio work, begun by a first start before anything else (see main.ts). */
-  demoAudio?: DemoAudio,
+  { demoAudio, webBuilt }: StartBegun = {},
 ): Promise<RunningServer> {
   const database = await prepareDatabase(config, log).catch(async (error: unknown) => {
     await demoAudio?.close();
     throw error;
   });
+  const stopping = new AbortController();
+  let demoWorld: Promise<void> | undefined;
   try {
     const orm = await openOrm(database.url, log);
     const services = await createServices(config, orm, log);
+    // main.ts begins the demo audio only with DEMO on.
+    const beginDemoWorld = () =>
+      config.DEMO
+        ? buildDemoWorldInBackground(orm, services.storage, log, stopping.signal, demoAudio, config.isProduction)
+        : Promise.resolve();
+    if (webBuilt) {
+      // The rows, covers and first mixes need no web app: they go in while it builds, published as each can play.
+      demoWorld = beginDemoWorld();
+      await webBuilt.catch(async (error: unknown) => {
+        stopping.abort();
+        await demoWorld;
+        await services.close();
+        await orm.close();
+        throw error;
+      });
+    }
     const app = await buildApp(services, { logger: log, webRoot });
     await app.listen({ port: config.PORT, host: config.HOST });
-    const stopping = new AbortController();
-    // main.ts begins the demo audio only with DEMO on.
-    const demoWorld = config.DEMO
-      ? buildDemoWorldInBackground(orm, services.storage, log, stopping.signal, demoAudio, config.isProduction)
-      : Promise.resolve();
+    demoWorld ??= beginDemoWorld();
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     return {
@@ -97,6 +119,8 @@ export async function startServer(
       },
     };
   } catch (error) {
+    stopping.abort();
+    await demoWorld;
     await demoAudio?.close();
     await database.stop();
     throw error;

@@ -7,7 +7,8 @@ import { expect, test } from 'vitest';
 const MAX_LINES = 400;
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CHECKED = ['api/src', 'web/src'];
-const GENERATED = ['web/src/gql'];
+// The demo world's MP3 encoder is compiled C (lame/build.sh), not lines anybody edits.
+const GENERATED = ['web/src/gql', 'api/src/demo-world/lame/lame.wasm'];
 
 async function* filesUnder(dir: string): AsyncGenerator<string> {
   for (const entry of await readdir(dir, { withFileTypes: true })) {

@@ -2,10 +2,10 @@
 // a reference, so the server's own thread only writes files and rows while it serves.
 import { getPriority, setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import { createMp3Encoder } from 'wasm-media-encoders';
 import { fingerprintReference } from '../modules/recognition/fingerprint.js';
 import { DEMO_THREAD_NICENESS, type DemoJob, type DemoReply } from './demo-workers.js';
 import { mixAudio, peaksOf } from './mix-audio.js';
+import { createMp3Encoder, DEMO_MP3_QUALITY } from './mp3-encoder.js';
 import { MIX_BITRATE, MIX_SAMPLE_RATE, planWorld } from './plan.js';
 import { renderReference } from './synth.js';
 
@@ -16,31 +16,16 @@ if (!port) throw new Error('demo-worker runs as a worker thread');
 // calling thread's on pid 0; elsewhere that would change the whole server's. Relative to the server's own, at most 19.
 if (process.platform === 'linux') setPriority(Math.min(19, getPriority() + DEMO_THREAD_NICENESS));
 const world = planWorld();
-// Compiling the encoder is the costly part of making one: once per thread, configured again for every file.
-const encoder = await createMp3Encoder();
-const BLOCK = 9216;
-
-function encode(samples: Float32Array): Uint8Array {
-  encoder.configure({ channels: 1, sampleRate: MIX_SAMPLE_RATE, bitrate: MIX_BITRATE });
-  const parts: Uint8Array[] = [];
-  // The encoder owns the bytes it returns until its next call: copy them out.
-  for (let start = 0; start < samples.length; start += BLOCK) parts.push(encoder.encode([samples.subarray(start, start + BLOCK)]).slice());
-  parts.push(encoder.finalize().slice());
-  const mp3 = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    mp3.set(part, offset);
-    offset += part.length;
-  }
-  return mp3;
-}
+// Compiling the encoder is the costly part of making one: once per thread, used again for every file.
+const encode = await createMp3Encoder();
+const MIX_MP3 = { sampleRate: MIX_SAMPLE_RATE, kbps: MIX_BITRATE, quality: DEMO_MP3_QUALITY };
 
 function run(job: DemoJob): { reply: DemoReply; transfer: ArrayBuffer[] } {
   if (job.kind === 'mix') {
     const mix = world.mixes[job.index];
     if (!mix) throw new Error(`no demo mix ${job.index}`);
     const samples = mixAudio(mix, world, MIX_SAMPLE_RATE);
-    const mp3 = encode(samples);
+    const mp3 = encode(samples, MIX_MP3);
     return {
       reply: { kind: 'mix', mp3, durationSeconds: samples.length / MIX_SAMPLE_RATE, peaks: peaksOf(samples) },
       transfer: [mp3.buffer as ArrayBuffer],

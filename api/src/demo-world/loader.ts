@@ -27,32 +27,34 @@ export function demoFileKeys(world: PlannedWorld): string[] {
 
 /**
  * Renders the covers and avatars into storage (sharp works on its own threads, beside the audio): the mixes' covers
- * first, in the feed's order, since a mix is published only once its cover is there too. Resolves each mix's cover by
- * its id, and `all` when every image is stored.
+ * first, in the feed's order, since a mix is published only once its cover is there too; the avatars and the
+ * references' covers, which the home page does not show, once `later` resolves (the first screen plays), so they take
+ * no CPU from it. Resolves each mix's cover by its id, and `all` when every image is stored.
  */
-function renderImages(
+export function renderImages(
   world: PlannedWorld,
   mixIndexes: readonly number[],
   put: (key: string, body: Buffer) => Promise<void>,
+  later: Promise<void>,
 ): { covers: Map<string, Promise<void>>; all: Promise<void> } {
   const hueOf = (genre: GenreCode) => (GENRE_CODES.indexOf(genre) * 360) / GENRE_CODES.length;
   const covers = new Map<string, Promise<void>>();
-  const images = [
-    ...mixesInFeedOrder(world, mixIndexes).map((index) => {
-      const mix = world.mixes[index] as PlannedMix;
-      let done: (result: Promise<void>) => void = () => undefined;
-      const cover = new Promise<void>((resolve) => {
-        done = resolve;
-      });
-      // Whoever publishes the mix sees a failure; a cover nobody waits for (the build stopped) must not go unhandled.
-      cover.catch(() => undefined);
-      covers.set(mix.id, cover);
-      return () => {
-        const rendered = mixCover(mix.id, hueOf(mix.genre), mix.title).then((image) => put(objectKey(FOLDERS.mixImages, mix.cover), image));
-        done(rendered);
-        return rendered;
-      };
-    }),
+  const mixCovers = mixesInFeedOrder(world, mixIndexes).map((index) => {
+    const mix = world.mixes[index] as PlannedMix;
+    let done: (result: Promise<void>) => void = () => undefined;
+    const cover = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    // Whoever publishes the mix sees a failure; a cover nobody waits for (the build stopped) must not go unhandled.
+    cover.catch(() => undefined);
+    covers.set(mix.id, cover);
+    return () => {
+      const rendered = mixCover(mix.id, hueOf(mix.genre), mix.title).then((image) => put(objectKey(FOLDERS.mixImages, mix.cover), image));
+      done(rendered);
+      return rendered;
+    };
+  });
+  const others = [
     ...world.members.map(
       (member) => () => avatar(member.id, member.displayName).then((image) => put(objectKey(FOLDERS.profileImages, member.avatar), image)),
     ),
@@ -60,7 +62,8 @@ function renderImages(
       (reference) => () => trackCover(reference.trackId).then((image) => put(objectKey(FOLDERS.trackCovers, reference.cover), image)),
     ),
   ];
-  return { covers, all: inParallel(images, 2, (render) => render()) };
+  const render = (jobs: (() => Promise<void>)[]) => inParallel(jobs, 2, (job) => job());
+  return { covers, all: Promise.all([render(mixCovers), later.then(() => render(others))]).then(() => undefined) };
 }
 
 /** Resolves when the mix's cover is stored; fails when the images fail (the cover may then never be rendered). */
@@ -216,12 +219,13 @@ function buildDemoWorld({ orm, storage, log, signal, audio: begun }: DemoWorldOp
       // failure is handled: the clean-up must come after the last write.
       if (fresh) await writeDemoRows(orm, world, now);
       log.info({ ms: Date.now() - started }, 'demo world: members, mixes and tracklists in; their audio follows');
-      const images = renderImages(world, scope.mixes, put);
-      // The demo catalogue (lookup's 2,500 tracks, seconds of this thread and the database) waits for the first screen.
+      // The demo catalogue (lookup's 2,500 tracks, seconds of this thread and the database) and the images the home
+      // page does not show wait for the first screen.
       let firstScreen: () => void = () => undefined;
       const firstScreenPlays = new Promise<void>((resolve) => {
         firstScreen = resolve;
       });
+      const images = renderImages(world, scope.mixes, put, firstScreenPlays);
       const steps: AudioSteps = {
         firstScreen,
         playable: async (mix, facts) => {
