@@ -43,22 +43,14 @@ test("a demo mix's MP3 is MPEG-2 layer III, mono, at the mixes' rate and bit rat
   expect(loudness / original).toBeLessThan(1.2);
 });
 
-test("the demo mixes are encoded at LAME's fast quality: a quarter less CPU or more than at its default (3)", async () => {
+// The CPU it saves is a benchmark's figure (`npm run bench -- startup`), not a timed test's: here, that the setting
+// reaches LAME at all (the packaged encoder ignored it).
+test("the quality setting reaches LAME: the demo's fast quality writes other frames than LAME's default (3)", async () => {
   const encode = await createMp3Encoder();
-  const samples = music(60);
-  const cpuOf = (quality: number) => {
-    const started = process.cpuUsage();
-    encode(samples, { ...settings, quality });
-    const { user, system } = process.cpuUsage(started);
-    return user + system;
-  };
-  cpuOf(DEMO_MP3_QUALITY);
-  // Alternating, so a busy machine slows both alike; the best of three of each.
-  const fast: number[] = [];
-  const standard: number[] = [];
-  for (let round = 0; round < 3; round += 1) {
-    fast.push(cpuOf(DEMO_MP3_QUALITY));
-    standard.push(cpuOf(3));
-  }
-  expect(Math.min(...fast)).toBeLessThan(0.75 * Math.min(...standard));
+  const samples = music(10);
+  const fast = encode(samples, settings);
+  const standard = encode(samples, { ...settings, quality: 3 });
+  expect(fast.length).toBe(standard.length);
+  expect(Buffer.from(fast).equals(Buffer.from(standard))).toBe(false);
+  expect(Buffer.from(encode(samples, settings)).equals(Buffer.from(fast))).toBe(true);
 });
