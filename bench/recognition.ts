@@ -162,7 +162,7 @@ async function olafSetup(olaf: Olaf | null, set: TestSet): Promise<Olaf | null> 
 /** Olaf reads raw 32-bit float mono at 16 kHz. */
 function toOlafRaw(samples: Float32Array, rate: number): Uint8Array {
   const resampler = new Resampler(rate, 16_000);
-  const a = resampler.process(samples);
+  const a = resampler.process(samples).slice();
   const b = resampler.flush();
   const out = new Float32Array(a.length + b.length);
   out.set(a);
