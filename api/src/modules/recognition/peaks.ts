@@ -145,9 +145,16 @@ export class PeakPicker {
     for (let i = 1; i < bins - 1; i += 1) {
       const value = powers[i];
       if (value <= MIN_POWER || value < powers[i - 1] || value <= powers[i + 1]) continue;
+      // The same bin in the other frames first: a few reads reject most candidates (a held note is a maximum in
+      // frequency frame after frame, and in time at one of them), before the neighbourhoods are scanned.
+      let isPeak = true;
+      for (let k = 1; k <= peakFrames && isPeak; k += 1) {
+        if ((this.powers[(centre + k) % depth] as Float32Array)[i] >= value) isPeak = false;
+        else if (centre - k >= 0 && (this.powers[(centre - k) % depth] as Float32Array)[i] > value) isPeak = false;
+      }
+      if (!isPeak) continue;
       const from = Math.max(0, i - reach[i]);
       const to = Math.min(bins - 1, i + reach[i]);
-      let isPeak = true;
       for (let j = from; j <= to && isPeak; j += 1) if (powers[j] > value || (j > i && powers[j] === value)) isPeak = false;
       for (let k = 1; k <= peakFrames && isPeak; k += 1) {
         const later = this.powers[(centre + k) % depth] as Float32Array;
