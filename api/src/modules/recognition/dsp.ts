@@ -161,6 +161,26 @@ export class RealFft {
       re[j] = input[2 * i];
       im[j] = input[2 * i + 1];
     }
+    this.transform(out, from, to);
+  }
+
+  /**
+   * As `power`, of a ring of `size` samples whose oldest is at `oldest`, times `window`: the same products as a
+   * windowed copy would hold, read straight into the transform's order (one pass over the frame instead of two).
+   */
+  powerOfRing(ring: Float32Array, oldest: number, window: Float64Array, out: Float32Array, from: number, to: number) {
+    const { half, re, im, reverse, size } = this;
+    const mask = size - 1;
+    for (let i = 0; i < half; i += 1) {
+      const j = reverse[i];
+      re[j] = ring[(oldest + 2 * i) & mask] * window[2 * i];
+      im[j] = ring[(oldest + 2 * i + 1) & mask] * window[2 * i + 1];
+    }
+    this.transform(out, from, to);
+  }
+
+  private transform(out: Float32Array, from: number, to: number) {
+    const { half, re, im } = this;
     // The first two stages at once: radix-4 butterflies whose twiddles are 1 and -i.
     for (let s = 0; s < half; s += 4) {
       const r0 = re[s];

@@ -83,6 +83,21 @@ describe('signal processing', () => {
     }
   });
 
+  it('gives a windowed ring of samples the power spectrum of its windowed copy, wherever the ring starts', () => {
+    const size = 64;
+    const ring = Float32Array.from({ length: size }, (_, i) => Math.sin(i * 0.9) + (i % 5) / 4);
+    const window = Float64Array.from({ length: size }, (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / size));
+    const fft = new RealFft(size);
+    for (const oldest of [0, 1, 37, size - 1]) {
+      const copy = Float64Array.from({ length: size }, (_, i) => (ring[(oldest + i) % size] as number) * (window[i] as number));
+      const expected = new Float32Array(size / 2);
+      fft.power(copy, expected, 0, size / 2);
+      const got = new Float32Array(size / 2);
+      fft.powerOfRing(ring, oldest, window, got, 0, size / 2);
+      expect(got).toEqual(expected);
+    }
+  });
+
   it('resamples to the analysis rate chunk by chunk, keeping a tone and removing what cannot be represented', () => {
     const rate = 44_100;
     const tone = (hz: number) => Float32Array.from({ length: rate }, (_, i) => Math.sin((2 * Math.PI * hz * i) / rate));
