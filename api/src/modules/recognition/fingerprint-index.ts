@@ -99,7 +99,9 @@ export class IndexBuilder {
     this.tracks = new Uint32Array(0);
     this.data = new Uint32Array(0);
     this.count = 0;
-    return new MemoryIndex(offsets, tracks, data, roots);
+    const occupied = new Uint32Array((HASH_SPACE >>> 5) + 1);
+    for (let h = 0; h < HASH_SPACE; h += 1) if (offsets[h + 1] !== offsets[h]) occupied[h >>> 5] |= 1 << (h & 31);
+    return new MemoryIndex(offsets, tracks, data, roots, occupied);
   }
 }
 
@@ -137,17 +139,23 @@ export class MemoryIndex implements FingerprintIndex {
     private readonly tracks: Uint32Array,
     private readonly data: Uint32Array,
     private readonly roots: Map<number, Uint32Array>,
+    /**
+     * One bit per hash key: whether it holds any entry. Most keys a query probes hold none (a few per cent of the
+     * 20 M keys are used at 3 reference hours, a third at 100): this 2.5 MB bitmap answers them from the CPU's cache,
+     * where the 80 MB offset table costs a memory read, a quarter of a query's matching time.
+     */
+    private readonly occupied: Uint32Array,
   ) {}
 
   get size(): number {
     return this.tracks.length;
   }
 
-  /** Bytes held: the entries, the offset table and the tracks' root peaks. */
+  /** Bytes held: the entries, the offset table and its bitmap, and the tracks' root peaks. */
   get bytes(): number {
     let roots = 0;
     for (const list of this.roots.values()) roots += list.byteLength;
-    return this.offsets.byteLength + this.tracks.byteLength + this.data.byteLength + roots;
+    return this.offsets.byteLength + this.occupied.byteLength + this.tracks.byteLength + this.data.byteLength + roots;
   }
 
   rootsOf(track: number): Uint32Array | undefined {
@@ -155,6 +163,10 @@ export class MemoryIndex implements FingerprintIndex {
   }
 
   lookup(first: number, last: number, visitor: EntryVisitor) {
+    const { occupied } = this;
+    let used = false;
+    for (let key = first; key <= last && !used; key += 1) used = ((occupied[key >>> 5] as number) & (1 << (key & 31))) !== 0;
+    if (!used) return;
     const { tracks, data } = this;
     // Entries are grouped by key in key order: a run of keys is one stretch of the arrays (two reads of the offsets).
     const end = this.offsets[last + 1];

@@ -83,16 +83,23 @@ const INTERVAL_MARGIN = 0.3;
 /** Semitones of pitch change the query allows for (±8% speed is ±1.33), plus the peaks' own uncertainty. */
 export const MAX_PITCH_SHIFT = 3.3;
 
-function cellsNear(value: number, cells: number, margin: number, out: number[]) {
-  out.length = 0;
+/**
+ * A value's cell (in 0..cells-1) and the neighbouring cell it is within `margin` of (-1 if none), packed as
+ * `cell * 64 + neighbour + 1`: five dimensions per quad, two million quads an hour, and no array for any of them.
+ */
+function cellsNear(value: number, cells: number, margin: number): number {
   const cell = Math.floor(value);
   const within = value - cell;
-  out.push(Math.min(cells - 1, Math.max(0, cell)));
-  if (within < margin && cell - 1 >= 0) out.push(cell - 1);
-  else if (within > 1 - margin && cell + 1 < cells) out.push(cell + 1);
+  const own = Math.min(cells - 1, Math.max(0, cell));
+  let other = -1;
+  if (within < margin && cell - 1 >= 0) other = cell - 1;
+  else if (within > 1 - margin && cell + 1 < cells) other = cell + 1;
+  return own * 64 + other + 1;
 }
 
-const probeScratch = { xc: [] as number[], xd: [] as number[], b: [] as number[], c: [] as number[], d: [] as number[] };
+/** How many cells a cellsNear result names (1 or 2), and the n-th of them (the value's own cell first). */
+const cellCount = (near: number) => ((near & 63) === 0 ? 1 : 2);
+const cellAt = (near: number, n: number) => (n === 0 ? near >>> 6 : (near & 63) - 1);
 
 /**
  * Every hash key a stored quad matching this query quad may have: its cells and the neighbours it is close to, each
@@ -102,16 +109,19 @@ const probeScratch = { xc: [] as number[], xd: [] as number[], b: [] as number[]
  */
 export function probeRuns(quad: Quad, out: number[]): number {
   out.length = 0;
-  const s = probeScratch;
-  cellsNear(quad.xC * X_CELLS, X_CELLS, X_MARGIN, s.xc);
-  cellsNear(quad.xD * X_CELLS, X_CELLS, X_MARGIN, s.xd);
-  cellsNear(quad.dB + QUAD.range + 0.5, INTERVAL_CELLS, INTERVAL_MARGIN, s.b);
-  cellsNear(quad.dC + QUAD.range + 0.5, INTERVAL_CELLS, INTERVAL_MARGIN, s.c);
-  cellsNear(quad.dD + QUAD.range + 0.5, INTERVAL_CELLS, INTERVAL_MARGIN, s.d);
+  const xc = cellsNear(quad.xC * X_CELLS, X_CELLS, X_MARGIN);
+  const xd = cellsNear(quad.xD * X_CELLS, X_CELLS, X_MARGIN);
+  const b = cellsNear(quad.dB + QUAD.range + 0.5, INTERVAL_CELLS, INTERVAL_MARGIN);
+  const c = cellsNear(quad.dC + QUAD.range + 0.5, INTERVAL_CELLS, INTERVAL_MARGIN);
+  const d = cellsNear(quad.dD + QUAD.range + 0.5, INTERVAL_CELLS, INTERVAL_MARGIN);
   const lowPitch = cellOfPitch(quad.pitch - MAX_PITCH_SHIFT);
   const highPitch = cellOfPitch(quad.pitch + MAX_PITCH_SHIFT);
-  for (const xc of s.xc)
-    for (const xd of s.xd) for (const b of s.b) for (const c of s.c) for (const d of s.d) out.push(keyOfCells(xc, xd, b, c, d, lowPitch));
+  for (let i = 0; i < cellCount(xc); i += 1)
+    for (let j = 0; j < cellCount(xd); j += 1)
+      for (let k = 0; k < cellCount(b); k += 1)
+        for (let l = 0; l < cellCount(c); l += 1)
+          for (let m = 0; m < cellCount(d); m += 1)
+            out.push(keyOfCells(cellAt(xc, i), cellAt(xd, j), cellAt(b, k), cellAt(c, l), cellAt(d, m), lowPitch));
   return highPitch - lowPitch + 1;
 }
 

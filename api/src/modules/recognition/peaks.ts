@@ -48,7 +48,6 @@ const earlierFirst = (a: Peak, b: Peak) => a.time - b.time;
 export class PeakPicker {
   private readonly fft = new RealFft(FFT_SIZE);
   private readonly window = new Float64Array(FFT_SIZE);
-  private readonly frame = new Float64Array(FFT_SIZE);
   private readonly samples = new Float32Array(FFT_SIZE);
   private filled = 0;
   private sinceHop = 0;
@@ -118,12 +117,9 @@ export class PeakPicker {
   }
 
   private analyse() {
-    const { frame, window, samples, power, bins } = this;
-    const oldest = this.filled % FFT_SIZE; // the ring's oldest sample: the frame starts there and wraps once
-    const wrapAt = FFT_SIZE - oldest;
-    for (let i = 0; i < wrapAt; i += 1) frame[i] = samples[oldest + i] * window[i];
-    for (let i = wrapAt; i < FFT_SIZE; i += 1) frame[i] = samples[i - wrapAt] * window[i];
-    this.fft.power(frame, power, LOW_BIN - 1, HIGH_BIN + 2);
+    const { window, samples, power, bins } = this;
+    // The ring's oldest sample: the frame starts there and wraps once.
+    this.fft.powerOfRing(samples, this.filled % FFT_SIZE, window, power, LOW_BIN - 1, HIGH_BIN + 2);
     const slot = this.frames % this.depth;
     const powers = this.powers[slot] as Float32Array;
     for (let i = 0; i < bins; i += 1) powers[i] = power[i] + 1e-12;
@@ -145,9 +141,16 @@ export class PeakPicker {
     for (let i = 1; i < bins - 1; i += 1) {
       const value = powers[i];
       if (value <= MIN_POWER || value < powers[i - 1] || value <= powers[i + 1]) continue;
+      // The same bin in the other frames first: a few reads reject most candidates (a held note is a maximum in
+      // frequency frame after frame, and in time at one of them), before the neighbourhoods are scanned.
+      let isPeak = true;
+      for (let k = 1; k <= peakFrames && isPeak; k += 1) {
+        if ((this.powers[(centre + k) % depth] as Float32Array)[i] >= value) isPeak = false;
+        else if (centre - k >= 0 && (this.powers[(centre - k) % depth] as Float32Array)[i] > value) isPeak = false;
+      }
+      if (!isPeak) continue;
       const from = Math.max(0, i - reach[i]);
       const to = Math.min(bins - 1, i + reach[i]);
-      let isPeak = true;
       for (let j = from; j <= to && isPeak; j += 1) if (powers[j] > value || (j > i && powers[j] === value)) isPeak = false;
       for (let k = 1; k <= peakFrames && isPeak; k += 1) {
         const later = this.powers[(centre + k) % depth] as Float32Array;

@@ -19,7 +19,7 @@ const played = (peaks: Peak[], speed: number, semitones: number) =>
 
 function quadsOf(peaks: Peak[], mode: 'reference' | 'query'): Quad[] {
   const quads: Quad[] = [];
-  const builder = new QuadBuilder(mode === 'reference' ? REFERENCE_SETTINGS : QUERY_SETTINGS, mode, (quad) => quads.push(quad));
+  const builder = new QuadBuilder(mode === 'reference' ? REFERENCE_SETTINGS : QUERY_SETTINGS, mode, (quad) => quads.push({ ...quad }));
   for (let from = 0; from < peaks.length; ) {
     const block = Math.floor((peaks[from] as Peak).time / BLOCK_FRAMES);
     let to = from;

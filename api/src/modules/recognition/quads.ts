@@ -1,6 +1,6 @@
 // Quads: a root peak A, a peak B after it and two peaks C and D between them in time, the shapes fingerprints hash.
 
-import { BLOCK_FRAMES, louderFirst, type Peak } from './peaks.js';
+import { BLOCK_FRAMES, type Peak } from './peaks.js';
 
 /** Quad geometry, in frames and semitones. */
 export const QUAD = {
@@ -37,7 +37,24 @@ export interface Quad {
   dD: number;
 }
 
-/** Builds quads from peaks in time order, each root once all peaks its window can hold have arrived. */
+/**
+ * The first `count` entries of `top` are the louder of the peaks offered so far, louder first, in offering order
+ * among equals (what a stable sort by level then a cut gives, without sorting every candidate). Returns the new count.
+ */
+function offer(top: Peak[], count: number, limit: number, peak: Peak): number {
+  let at = count;
+  while (at > 0 && (top[at - 1] as Peak).level < peak.level) at -= 1;
+  if (at >= limit) return count;
+  const kept = Math.min(limit, count + 1);
+  for (let i = kept - 1; i > at; i -= 1) top[i] = top[i - 1] as Peak;
+  top[at] = peak;
+  return kept;
+}
+
+/**
+ * Builds quads from peaks in time order, each root once all peaks its window can hold have arrived. The quad handed
+ * to `emit` is valid during the call only (one object is reused: a query forms millions); copy it to keep it.
+ */
 export class QuadBuilder {
   private peaks: Peak[] = [];
   private next = 0;
@@ -45,6 +62,7 @@ export class QuadBuilder {
   private readonly maxSpan: number;
   private readonly candidates: Peak[] = [];
   private readonly between: Peak[] = [];
+  private readonly quad: Quad = { time: 0, pitch: 0, span: 0, xC: 0, xD: 0, dB: 0, dC: 0, dD: 0 };
 
   constructor(
     private readonly settings: QuadSettings,
@@ -77,9 +95,9 @@ export class QuadBuilder {
   }
 
   private root(index: number) {
-    const { peaks, candidates, between, settings } = this;
+    const { peaks, candidates, between, settings, quad } = this;
     const a = peaks[index] as Peak;
-    candidates.length = 0;
+    let bCount = 0;
     for (let j = index + 1; j < peaks.length; j += 1) {
       const p = peaks[j] as Peak;
       const dt = p.time - a.time;
@@ -88,38 +106,34 @@ export class QuadBuilder {
         if (dt > this.maxSpan + BLOCK_FRAMES) break;
         continue;
       }
-      if (dt >= this.minSpan && Math.abs(p.pitch - a.pitch) <= QUAD.range) candidates.push(p);
+      if (dt >= this.minSpan && Math.abs(p.pitch - a.pitch) <= QUAD.range) bCount = offer(candidates, bCount, settings.bCandidates, p);
     }
-    if (candidates.length === 0) return;
-    candidates.sort(louderFirst);
-    const bCount = Math.min(settings.bCandidates, candidates.length);
     for (let k = 0; k < bCount; k += 1) {
       const b = candidates[k] as Peak;
-      between.length = 0;
+      let cCount = 0;
       for (let j = index + 1; j < peaks.length; j += 1) {
         const p = peaks[j] as Peak;
         if (p.time - a.time > this.maxSpan + BLOCK_FRAMES) break;
-        if (p.time > a.time + 1 && p.time < b.time - 1 && Math.abs(p.pitch - a.pitch) <= QUAD.range) between.push(p);
+        if (p.time > a.time + 1 && p.time < b.time - 1 && Math.abs(p.pitch - a.pitch) <= QUAD.range)
+          cCount = offer(between, cCount, settings.betweenCandidates, p);
       }
-      if (between.length < 2) continue;
-      between.sort(louderFirst);
-      const cCount = Math.min(settings.betweenCandidates, between.length);
+      if (cCount < 2) continue;
       const span = b.time - a.time;
       for (let i = 0; i < cCount; i += 1) {
         for (let j = i + 1; j < cCount; j += 1) {
-          let c = between[i] as Peak;
-          let d = between[j] as Peak;
-          if (d.time < c.time) [c, d] = [d, c];
-          this.emit({
-            time: a.time,
-            pitch: a.pitch,
-            span,
-            xC: (c.time - a.time) / span,
-            xD: (d.time - a.time) / span,
-            dB: b.pitch - a.pitch,
-            dC: c.pitch - a.pitch,
-            dD: d.pitch - a.pitch,
-          });
+          const first = between[i] as Peak;
+          const second = between[j] as Peak;
+          const c = second.time < first.time ? second : first;
+          const d = c === first ? second : first;
+          quad.time = a.time;
+          quad.pitch = a.pitch;
+          quad.span = span;
+          quad.xC = (c.time - a.time) / span;
+          quad.xD = (d.time - a.time) / span;
+          quad.dB = b.pitch - a.pitch;
+          quad.dC = c.pitch - a.pitch;
+          quad.dD = d.pitch - a.pitch;
+          this.emit(quad);
         }
       }
     }

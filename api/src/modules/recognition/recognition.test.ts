@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   CONDITIONS,
   HARD_CONDITIONS,
@@ -83,13 +83,28 @@ describe('signal processing', () => {
     }
   });
 
+  it('gives a windowed ring of samples the power spectrum of its windowed copy, wherever the ring starts', () => {
+    const size = 64;
+    const ring = Float32Array.from({ length: size }, (_, i) => Math.sin(i * 0.9) + (i % 5) / 4);
+    const window = Float64Array.from({ length: size }, (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / size));
+    const fft = new RealFft(size);
+    for (const oldest of [0, 1, 37, size - 1]) {
+      const copy = Float64Array.from({ length: size }, (_, i) => (ring[(oldest + i) % size] as number) * (window[i] as number));
+      const expected = new Float32Array(size / 2);
+      fft.power(copy, expected, 0, size / 2);
+      const got = new Float32Array(size / 2);
+      fft.powerOfRing(ring, oldest, window, got, 0, size / 2);
+      expect(got).toEqual(expected);
+    }
+  });
+
   it('resamples to the analysis rate chunk by chunk, keeping a tone and removing what cannot be represented', () => {
     const rate = 44_100;
     const tone = (hz: number) => Float32Array.from({ length: rate }, (_, i) => Math.sin((2 * Math.PI * hz * i) / rate));
     const run = (input: Float32Array) => {
       const resampler = new Resampler(rate, ANALYSIS_RATE);
       const parts = [];
-      for (let at = 0; at < input.length; at += 1000) parts.push(resampler.process(input.subarray(at, at + 1000)));
+      for (let at = 0; at < input.length; at += 1000) parts.push(resampler.process(input.subarray(at, at + 1000)).slice());
       parts.push(resampler.flush());
       const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
       let offset = 0;
@@ -202,5 +217,26 @@ describe('recognition of generated mixes', { timeout: 120_000 }, () => {
     });
     expect(summary.errors).toBe(0);
     expect(samples).toBeGreaterThanOrEqual(TEST_SAMPLE_RATE);
+  });
+
+  it('decodes with the decoder of an earlier decode (no new WebAssembly memory per query), as a new decoder would', async () => {
+    const tone = Float32Array.from({ length: TEST_SAMPLE_RATE }, (_, i) => 0.5 * Math.sin((2 * Math.PI * 330 * i) / TEST_SAMPLE_RATE));
+    const mp3 = await encodeMp3(tone, TEST_SAMPLE_RATE);
+    const decodeAll = async () => {
+      const parts: number[] = [];
+      await decodeMp3([mp3.subarray(0, 3000), mp3.subarray(3000)], (mono) => parts.push(...mono));
+      return parts;
+    };
+    const first = await decodeAll();
+    // The API's compiler settings have no WebAssembly types: the one function watched, typed here.
+    const wasm = (globalThis as unknown as { WebAssembly: { instantiate: (...args: unknown[]) => unknown } }).WebAssembly;
+    const instantiate = vi.spyOn(wasm, 'instantiate');
+    try {
+      const second = await decodeAll();
+      expect(instantiate).not.toHaveBeenCalled();
+      expect(second).toEqual(first);
+    } finally {
+      instantiate.mockRestore();
+    }
   });
 });
