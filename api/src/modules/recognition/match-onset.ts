@@ -226,7 +226,7 @@ export interface Coincidences {
 }
 
 /** How many of the track's roots between query frames `from` and `to` the query has peaks at, on the line and off it. */
-function coincidences(roots: Uint32Array, peaks: PeakHistory, line: Line, from: number, to: number): Coincidences {
+export function coincidences(roots: Uint32Array, peaks: PeakHistory, line: Line, from: number, to: number): Coincidences {
   const referenceAt = (q: number) => line.at + line.speed * (q - line.origin);
   const first = lowerBound(roots, Math.max(0, Math.ceil(referenceAt(from))) << 7);
   const last = lowerBound(roots, Math.max(0, Math.ceil(referenceAt(to))) << 7);
@@ -243,7 +243,7 @@ function coincidences(roots: Uint32Array, peaks: PeakHistory, line: Line, from: 
 }
 
 /** The rate at which a track's roots meet query peaks by chance, from the decoy lines (never under 2%). */
-const chanceOf = (bin: Coincidences) => Math.max(0.02, bin.decoys / Math.max(1, bin.tried * DECOY_SHIFTS.length));
+export const chanceOf = (bin: Coincidences) => Math.max(0.02, bin.decoys / Math.max(1, bin.tried * DECOY_SHIFTS.length));
 
 /**
  * Where a fade-in began, from the track's peak coincidences along its line in short bins: the time at which a ramp

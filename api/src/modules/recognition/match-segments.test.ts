@@ -9,6 +9,7 @@ const segment = (
   endSeconds: number,
   count: number,
   line = { at: 0, origin: 0, speed: 1, pitch: 0 },
+  evidence: number | null = null,
 ): Segment => ({
   track,
   line,
@@ -18,13 +19,15 @@ const segment = (
   count,
   windows: 1,
   referenceStart: 0,
+  evidence,
 });
-const tracks = (closed: Segment[], least = 14) => detectionsOf(closed, least).map((detection) => detection.track);
+const settings = (minDetectionAnchors = 14, minEvidence = 5) => ({ minDetectionAnchors, minEvidence });
+const tracks = (closed: Segment[], least = 14) => detectionsOf(closed, settings(least)).map((detection) => detection.track);
 
 describe('segments to detections', () => {
   test('a detection: its times in seconds, its confidence from its anchors, its speed and shift from its line', () => {
     const line = { at: 20 * SECOND, origin: 100 * SECOND, speed: 1.05, pitch: 0.8 };
-    const [detection] = detectionsOf([segment(7, 90, 150, 40, line)], 14);
+    const [detection] = detectionsOf([segment(7, 90, 150, 40, line)], settings());
     expect(detection).toEqual({
       track: 7,
       start: frameToSeconds(90 * SECOND),
@@ -36,7 +39,21 @@ describe('segments to detections', () => {
       anchors: 40,
     });
     // Its start before the reference's: the reference from its start.
-    expect(detectionsOf([segment(7, 90, 150, 40, { ...line, at: 5 * SECOND })], 14)[0]?.referenceStart).toBe(0);
+    expect(detectionsOf([segment(7, 90, 150, 40, { ...line, at: 5 * SECOND })], settings())[0]?.referenceStart).toBe(0);
+  });
+
+  test("segments whose track's peaks do not lie along their line are dropped, and weak evidence lowers the confidence", () => {
+    // Evidence in standard deviations above chance (lineEvidence): under 5, not music but a chance chain of quads.
+    expect(tracks([segment(1, 0, 60, 30, undefined, 4.9), segment(2, 60, 120, 30, undefined, 5), segment(3, 120, 180, 30)])).toEqual([
+      2, 3,
+    ]);
+    const confidence = (evidence: number | null) => detectionsOf([segment(1, 0, 60, 40, undefined, evidence)], settings())[0]?.confidence;
+    expect(confidence(5)).toBeCloseTo((1 - Math.exp(-1)) / 2);
+    expect(confidence(10)).toBeCloseTo(1 - Math.exp(-1));
+    expect(confidence(30)).toBeCloseTo(1 - Math.exp(-1));
+    expect(confidence(null)).toBeCloseTo(1 - Math.exp(-1));
+    // Verification off: every evidence passes, at full confidence.
+    expect(detectionsOf([segment(1, 0, 60, 40, undefined, -3)], settings(14, 0))[0]?.confidence).toBeCloseTo(1 - Math.exp(-1));
   });
 
   test('weak segments are dropped; the rest come in time order', () => {

@@ -2,7 +2,7 @@
 // closed segments are judged here.
 
 import type { Line } from './match-lines.js';
-import { frameToSeconds } from './matcher-settings.js';
+import { frameToSeconds, type MatcherSettings } from './matcher-settings.js';
 
 /** A track found in the recording (times in seconds of the recording). */
 export interface RawDetection {
@@ -33,14 +33,25 @@ export interface Segment {
   count: number;
   windows: number;
   referenceStart: number;
+  /** Once closed, how far above chance its track's peaks lie along its line (lineEvidence), or null when unknown. */
+  evidence: number | null;
 }
 
+/** How much of a detection's confidence its evidence along the line allows: all of it from twice `minEvidence`. */
+const evidenceShare = (evidence: number | null, minEvidence: number) =>
+  evidence === null || minEvidence <= 0 ? 1 : Math.min(1, Math.max(0, evidence / (2 * minEvidence)));
+
 /**
- * Closed segments to detections, in time order: those under `minDetectionAnchors` anchors dropped, and of two that
- * mostly overlap, the weaker dropped when it has under half the stronger's anchors.
+ * Closed segments to detections, in time order: those under `minDetectionAnchors` anchors or `minEvidence` dropped,
+ * and of two that mostly overlap, the weaker dropped when it has under half the stronger's anchors. The confidence
+ * grows with the anchors and is scaled down while the evidence along the line is under twice `minEvidence`.
  */
-export function detectionsOf(closed: readonly Segment[], minDetectionAnchors: number): RawDetection[] {
-  const strong = closed.filter((s) => s.count >= minDetectionAnchors).sort((a, b) => b.count - a.count);
+export function detectionsOf(
+  closed: readonly Segment[],
+  { minDetectionAnchors, minEvidence }: Pick<MatcherSettings, 'minDetectionAnchors' | 'minEvidence'>,
+): RawDetection[] {
+  const verified = (s: Segment) => s.evidence === null || minEvidence <= 0 || s.evidence >= minEvidence;
+  const strong = closed.filter((s) => s.count >= minDetectionAnchors && verified(s)).sort((a, b) => b.count - a.count);
   const kept: Segment[] = [];
   for (const segment of strong) {
     const length = Math.max(1, segment.end - segment.start);
@@ -60,7 +71,7 @@ export function detectionsOf(closed: readonly Segment[], minDetectionAnchors: nu
         track: segment.track,
         start: frameToSeconds(segment.start),
         end: frameToSeconds(segment.end),
-        confidence: 1 - Math.exp(-segment.count / 40),
+        confidence: (1 - Math.exp(-segment.count / 40)) * evidenceShare(segment.evidence, minEvidence),
         speed: line.speed,
         pitchShift: line.pitch,
         referenceStart: Math.max(0, frameToSeconds(line.at + line.speed * (segment.start - line.origin))),

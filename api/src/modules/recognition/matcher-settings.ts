@@ -28,6 +28,8 @@ export interface MatcherSettings {
   tolerance: number;
   /** Anchors a whole detection needs. */
   minDetectionAnchors: number;
+  /** Standard deviations above chance a detection's track's peaks must meet the mix along its line (match-verify.ts; 0: not checked). */
+  minEvidence: number;
   /** Seconds without evidence after which a segment is closed. */
   gapSeconds: number;
   /** How far back a new segment's start may move when its track's peaks are found on its line (0: never). */
@@ -51,6 +53,7 @@ export const DEFAULT_MATCHER_SETTINGS: MatcherSettings = {
   minBands: 2,
   tolerance: 4,
   minDetectionAnchors: 14,
+  minEvidence: 5,
   gapSeconds: 20,
   refineSeconds: 40,
   refineWindowSeconds: 4,

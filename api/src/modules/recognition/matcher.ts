@@ -22,6 +22,7 @@ import type { EntryVisitor, FingerprintIndex } from './fingerprint-index.js';
 import { anchorKey, type Line, onLine, type Point, refitLine, verifyLine } from './match-lines.js';
 import { earliestPlaying, PeakHistory } from './match-onset.js';
 import { detectionsOf, type RawDetection, type Segment } from './match-segments.js';
+import { lineEvidence } from './match-verify.js';
 import { Counter, MatchBlock, votedCandidates } from './match-voting.js';
 import { DEFAULT_MATCHER_SETTINGS, FRAMES_PER_SECOND, frameToSeconds, type MatcherSettings } from './matcher-settings.js';
 import type { Quad } from './quads.js';
@@ -126,7 +127,7 @@ export class RecognitionSession {
     }
     for (const segment of this.open.values()) this.close(segment);
     this.open.clear();
-    return detectionsOf(this.closed, this.settings.minDetectionAnchors);
+    return detectionsOf(this.closed, this.settings);
   }
 
   private onQuad(quad: Quad) {
@@ -188,6 +189,7 @@ export class RecognitionSession {
   private close(segment: Segment) {
     segment.count = segment.anchors.size;
     segment.line = refitLine(segment.line, segment.anchors, this.settings.tolerance);
+    segment.evidence = lineEvidence(this.index, this.peaks, segment.track, segment.line, segment.start, segment.end);
     segment.anchors = new Set();
     this.closed.push(segment);
   }
@@ -212,7 +214,17 @@ export class RecognitionSession {
     }
     let segment = this.open.get(hit.track);
     if (!segment) {
-      segment = { track: hit.track, line: hit.line, start: first, end: last, anchors: new Set(), count: 0, windows: 0, referenceStart: 0 };
+      segment = {
+        track: hit.track,
+        line: hit.line,
+        start: first,
+        end: last,
+        anchors: new Set(),
+        count: 0,
+        windows: 0,
+        referenceStart: 0,
+        evidence: null,
+      };
       this.open.set(hit.track, segment);
       // Push the start back along the line through the earlier matches, while they keep coming (gaps under 4 s).
       const earlier: number[] = [];
