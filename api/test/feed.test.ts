@@ -289,6 +289,8 @@ describe('served without N+1', () => {
     }
     const all = plans.join('\n\n');
     expect(all).not.toMatch(/Seq Scan on mix\b/);
+    // The owner's suspension is probed in the small partial index of suspended members, not through every owner's row.
+    expect(all).toContain('app_user_suspended_idx');
     // Everywhere: the tally, and an index range for the mixes whose hosting ends today.
     expect(plans[0]).toContain('mix_feed_tally');
     expect(plans[0]).toContain('mix_visible_expiry_idx');
