@@ -22,6 +22,8 @@ interface WasmSlot<T> {
  * channel, then one array per channel for the whole call) before we average the channels into a third: an hour of
  * stereo is then 1.3 GB of short-lived arrays, a tenth of the decode's CPU and most of a query's garbage. Reading
  * the decoder's output buffer in place costs none of that; the calls are those `decode` makes, in its order.
+ * These are the package's internals, so api/package.json pins its exact version: a newer one is taken on purpose,
+ * with the recognition tests, and `create` refuses to run on internals it does not find.
  */
 interface Mpg123 {
   ready: Promise<void>;
