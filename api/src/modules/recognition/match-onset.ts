@@ -245,6 +245,12 @@ export function coincidences(roots: Uint32Array, peaks: PeakHistory, line: Line,
 /** The rate at which a track's roots meet query peaks by chance, from the decoy lines (never under 2%). */
 export const chanceOf = (bin: Coincidences) => Math.max(0.02, bin.decoys / Math.max(1, bin.tried * DECOY_SHIFTS.length));
 
+/** How many standard deviations above chance a stretch's roots met the mix (binomial, at the decoys' rate). */
+export function aboveChance(bin: Coincidences): number {
+  const chance = chanceOf(bin);
+  return (bin.found - bin.tried * chance) / Math.sqrt(bin.tried * chance * (1 - chance));
+}
+
 /**
  * Where a fade-in began, from the track's peak coincidences along its line in short bins: the time at which a ramp
  * (nothing above chance before it, then rising linearly, then level) fits them best, by least squares over every
@@ -292,9 +298,7 @@ function walkBack(roots: Uint32Array, peaks: PeakHistory, settings: MatcherSetti
   for (let from = start - FRAMES_PER_SECOND; from >= limit; from -= FRAMES_PER_SECOND) {
     const bin = coincidences(roots, peaks, line, from, from + window);
     if (bin.tried === 0) continue;
-    const chance = chanceOf(bin);
-    const score = (bin.found - bin.tried * chance) / Math.sqrt(bin.tried * chance * (1 - chance));
-    if (score > settings.refineScore) {
+    if (aboveChance(bin) > settings.refineScore) {
       earliest = from;
       misses = 0;
     } else if (++misses > settings.refineMisses) break;

@@ -2,7 +2,7 @@
 
 import type { FingerprintIndex } from './fingerprint-index.js';
 import type { Line } from './match-lines.js';
-import { chanceOf, coincidences, type PeakHistory } from './match-onset.js';
+import { aboveChance, coincidences, type PeakHistory } from './match-onset.js';
 
 /** Roots a segment's stretch must hold for its evidence to be judged. */
 const MIN_ROOTS = 20;
@@ -26,7 +26,5 @@ export function lineEvidence(
   const roots = index.rootsOf?.(track);
   if (!roots || roots.length === 0) return null;
   const stretch = coincidences(roots, peaks, line, Math.max(from, peaks.since), Math.min(to, peaks.until));
-  if (stretch.tried < MIN_ROOTS) return null;
-  const chance = chanceOf(stretch);
-  return (stretch.found - stretch.tried * chance) / Math.sqrt(stretch.tried * chance * (1 - chance));
+  return stretch.tried < MIN_ROOTS ? null : aboveChance(stretch);
 }
