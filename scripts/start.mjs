@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { apiBuild, root, webBuild } from './builds.mjs';
+import { onParentGone } from './parent-watch.mjs';
 
 const force = process.argv.includes('--force');
 // The web app's build needs nothing of the API's (it reads the API's shared sources): it begins first.
@@ -43,12 +44,13 @@ web?.done.then(
 
 // Ctrl-C reaches every process of the terminal's group, the server included; a signal sent to this process alone (a
 // service manager's SIGTERM) is passed on. The web build is a group of its own: it is ended here either way.
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    web?.stop();
-    if (server.exitCode === null && server.signalCode === null) server.kill(signal);
-  });
-}
+const stop = (signal) => {
+  web?.stop();
+  if (server.exitCode === null && server.signalCode === null) server.kill(signal);
+};
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stop(signal));
+// npm's own SIGTERM never reaches this process (parent-watch.mjs): its shell dying is the sign.
+onParentGone(() => stop('SIGTERM'));
 server.on('exit', (code, signal) => {
   web?.stop();
   process.exit(process.exitCode || (code ?? (signal ? 1 : 0)));
