@@ -20,6 +20,8 @@ cd "$WORK"
   --disable-feature_report >/dev/null
 make src/libmpg123/libmpg123.la >/dev/null 2>&1
 clang --target=wasm32-wasi -O3 -I src/libmpg123 -c "$HERE/decoder.c" -o glue.o
-# A reactor (no main): _initialize sets up the C library, then the exported calls are used.
-clang --target=wasm32-wasi -O3 -mexec-model=reactor -Wl,--strip-all -o "$HERE/mpg123.wasm" glue.o \
+# A reactor (no main): _initialize sets up the C library, then the exported calls are used. The stack goes first in
+# memory, so that overflowing it traps instead of writing over the C library's data.
+clang --target=wasm32-wasi -O3 -mexec-model=reactor -Wl,--stack-first -Wl,-z,stack-size=262144 -Wl,--strip-all \
+  -o "$HERE/mpg123.wasm" glue.o \
   src/libmpg123/.libs/libmpg123.a src/compat/.libs/libcompat.a -lm
