@@ -287,6 +287,20 @@ describe('recognition of generated mixes', { timeout: 120_000 }, () => {
     }
   });
 
+  it('follows a stream whose rate changes, each part at its own reduced rate', async () => {
+    const tone = (rate: number) => Float32Array.from({ length: rate }, (_, i) => 0.5 * Math.sin((2 * Math.PI * 440 * i) / rate));
+    const parts = [await encodeMp3(tone(44_100), 44_100), await encodeMp3(tone(48_000), 48_000)];
+    const runs: { rate: number; samples: number }[] = [];
+    const summary = await decodeMp3(parts, (mono, rate) => {
+      const last = runs[runs.length - 1];
+      if (last?.rate === rate) last.samples += mono.length;
+      else runs.push({ rate, samples: mono.length });
+    });
+    expect(summary.errors).toBe(0);
+    expect(runs.map((run) => run.rate)).toEqual([11_025, 12_000]);
+    for (const run of runs) expect(run.samples / run.rate).toBeCloseTo(1, 0);
+  });
+
   it('counts the errors of a damaged or truncated MP3 and decodes the rest', async () => {
     const tone = Float32Array.from({ length: 2 * 44_100 }, (_, i) => 0.5 * Math.sin((2 * Math.PI * 440 * i) / 44_100));
     const mp3 = await encodeMp3(tone, 44_100);

@@ -1,10 +1,12 @@
 #!/bin/sh
-# Builds mpg123.wasm from decoder.c and libmpg123 1.31.2, whose source tree is the first argument (the release tarball
-# from mpg123.de, or Debian's `apt-get source mpg123`). Needs clang, lld, llvm-ar and wasi-libc (Debian: clang lld llvm
-# wasi-libc libclang-rt-14-dev-wasm32). The result is committed: neither `npm install` nor `npm start` compiles C.
+# Builds mpg123.wasm from decoder.c and libmpg123 (mpg123 1.31, LGPL 2.1), whose source tree is the first argument.
+# The committed build is Debian bookworm's 1.31.2-1+deb12u1 (`apt-get source mpg123`, Debian's patches applied: the
+# upstream fix of CVE-2024-10573, a buffer overflow on crafted streams); an upstream release tarball needs 1.31.4 or
+# later for that fix. Needs clang, lld, llvm-ar and wasi-libc (Debian: clang lld llvm wasi-libc
+# libclang-rt-14-dev-wasm32). The result is committed: neither `npm install` nor `npm start` compiles C.
 # Only libmpg123, with the generic C decoder (no assembly), float output and no modules or console messages.
 set -eu
-MPG123_SRC=${1:?usage: build.sh <mpg123 1.31.2 source tree>}
+MPG123_SRC=${1:?usage: build.sh <mpg123 source tree>}
 HERE=$(cd "$(dirname "$0")" && pwd)
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT

@@ -1,10 +1,11 @@
 /*
- * Recognition's MP3 decoder: libmpg123 1.31.2 (LGPL 2.1, unmodified) behind six calls, compiled to WebAssembly by
- * build.sh into mpg123.wasm. Recognition analyses mono audio at 8,000 Hz, so the decoder is told to produce no more:
- * the channels are mixed in the frequency domain (one hybrid filter bank and one synthesis instead of two), and the
- * only output rates allowed are 8,000, 11,025 and 12,000 Hz, which makes libmpg123 pick, frame header by frame
- * header, its quarter-rate decode for 32/44.1/48 kHz streams (layer III then runs the hybrid filter bank for the
- * lowest 8 of 32 subbands), its half-rate decode for 16/22.05/24 kHz and the native rate for 8/11.025/12 kHz. A
+ * Recognition's MP3 decoder: libmpg123 (mpg123 1.31.2 as Debian 12 ships it, LGPL 2.1, not modified here) behind a
+ * few calls, compiled to WebAssembly by build.sh into mpg123.wasm. Recognition analyses mono audio at 8,000 Hz, so
+ * the decoder is told to produce no more: the channels are mixed in the frequency domain (one hybrid filter bank and
+ * one synthesis instead of two; libmpg123 does so for layer III, while a layer I or II stream gives its left channel),
+ * and the only output rates allowed are 8,000, 11,025 and 12,000 Hz, which makes libmpg123 pick, frame header by
+ * frame header, its quarter-rate decode for 32/44.1/48 kHz streams (layer III then runs the hybrid filter bank for
+ * the lowest 8 of 32 subbands), its half-rate decode for 16/22.05/24 kHz and the native rate for 8/11.025/12 kHz. A
  * stream whose rate changes gets a new down-sampling with the new format, as any format change.
  */
 #include <stdlib.h>
