@@ -40,8 +40,9 @@ const MPG123_OK = 0;
 const NEED_MORE = -10;
 const NEW_FORMAT = -11;
 /**
- * Reads in a row that end in an error without a sample: libmpg123 skips a bad frame and goes on (or asks for more
- * bytes), so a piece that keeps failing is given up rather than read forever; the next piece starts afresh.
+ * Reads in a row that may end in an error without a sample: libmpg123 skips a bad frame and goes on (or asks for
+ * more bytes), so a read that keeps failing is a guard against looping forever, not a case met on damaged files
+ * (the tests' noise and damaged frames end in a few errors); reading goes on once the next piece is fed.
  */
 const MAX_FAILED_READS = 64;
 
