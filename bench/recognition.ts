@@ -398,7 +398,7 @@ async function runSeed(setSeed: number, everything: boolean) {
     const run = await recognise(file, index, truthOf(mix), mix.durationSeconds);
     const s = score(run.truth, run.detections);
     console.log(
-      `\nLong mix (${condition.name}, ${(mix.durationSeconds / 60).toFixed(0)} min): query memory ${Math.round(run.peakMemory / MB)} MB (process RSS ${Math.round(process.memoryUsage().rss / MB)} MB with the index and the thread's MP3 decoder, 22 MB, kept between recordings), ` +
+      `\nLong mix (${condition.name}, ${(mix.durationSeconds / 60).toFixed(0)} min): query memory ${Math.round(run.peakMemory / MB)} MB (process RSS ${Math.round(process.memoryUsage().rss / MB)} MB with the index and the thread's MP3 decoder, 0.7 MB, kept between recordings), ` +
         `${Math.round(mix.durationSeconds / run.cpuSeconds)}x real time, recall ${percent(s.found, s.plays)}, precision ${percent(s.correct, s.detections)}`,
     );
   }

