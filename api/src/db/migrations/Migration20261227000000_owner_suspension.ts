@@ -54,5 +54,8 @@ export class Migration20261227000000_owner_suspension extends Migration {
     this.addSql(
       `create index "mix_visible_genre_idx" on "mix" ("genre", "published_at" desc, "id" desc) include ("expires_at", "geo", ${hidden}) ${visible}`,
     );
+    // A new column has no statistics until the table is analysed, and adding one does not prompt autovacuum to: the
+    // planner would take it for mostly set and count the suspended members' mixes by reading the whole table.
+    this.addSql('analyze "mix"');
   }
 }
