@@ -304,9 +304,15 @@ describe('served without N+1', () => {
     const all = plans.join('\n\n');
     expect(all).not.toMatch(/Seq Scan on mix\b/);
     // Whether a mix's owner is suspended is read from the mix's own row: no probe of app_user per mix walked or
-    // counted (3,000 here), only the page's cards' owners (a page of 20, one more to tell whether more follow).
+    // counted (3,000 here), only the owners of the page's cards (20, and one more to tell whether more follow) and the
+    // viewer's stored location.
     expect(appUserReads).toBeGreaterThan(0);
     expect(appUserReads).toBeLessThanOrEqual(21 + 1);
+    // The indexes carry what visibility reads (expiry, the hold, the owner's suspension): walks and counts never
+    // visit the mixes' rows.
+    expect(all).toContain('Index Only Scan using mix_visible_recent_idx');
+    expect(all).toContain('Index Only Scan using mix_visible_geo_idx');
+    expect(all).toContain('Index Only Scan using mix_visible_genre_idx');
     // Everywhere: the tally, and an index range for the mixes whose hosting ends today.
     expect(plans[0]).toContain('mix_feed_tally');
     expect(plans[0]).toContain('mix_visible_expiry_idx');
