@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { REPORTS_PER_HOUR } from '../src/shared/rules.js';
+import { FOLDERS } from '../src/storage/storage.js';
 import { createTestApp, freshIp, gql, type Member, STRONG_PASSWORD, signUpMember, type TestApp } from './support/app.js';
 import { draftMix, publishedMix } from './support/mixes.js';
 import { socketUrl, type Watch, watch } from './support/sockets.js';
 import { addToTracklist, catalogueTrack, verifyHolder } from './support/trust.js';
-import { waitForEvent } from './support/wait.js';
+import { waitFor, waitForEvent } from './support/wait.js';
 
 /** Issue 29: reports, moderators' actions, suspensions, strikes and the transparency report (docs/trust.md). */
 
@@ -189,6 +190,86 @@ describe('suspensions', () => {
     expect(restored.errors).toBeUndefined();
     expect((await send('POST', '/api/auth', undefined, { email: bad.email, password: STRONG_PASSWORD })).statusCode).toBe(200);
     expect((await send('GET', `/api/mix/public/${mixId}`)).statusCode).toBe(200);
+  });
+});
+
+describe('a suspended member’s mixes (docs/trust.md#hidden-means-hidden)', () => {
+  const sql = <T extends object>(query: string, values: unknown[] = []) => t.services.orm.em.fork().execute<T[]>(query, values);
+  /** Where anyone finds the mix: in the feed, on its page, and its audio served. */
+  async function seen(mixId: string) {
+    const feed = await gql<{ feed: { edges: { node: { id: string } }[] } }>(
+      t.app,
+      '{ feed(genre: ALL, radiusKm: 20000, first: 50) { edges { node { id } } } }',
+      {},
+      member.token,
+    );
+    expect(feed.errors).toBeUndefined();
+    const [{ mp3 }] = await sql<{ mp3: string }>('select mp3 from mix where id = ?', [mixId]);
+    return {
+      feed: feed.data?.feed.edges.some((edge) => edge.node.id === mixId) ?? false,
+      page: (await send('GET', `/api/mix/public/${mixId}`)).statusCode,
+      audio: await t.services.media.fileAccess(FOLDERS.mixAudio, mp3, async () => null),
+    };
+  }
+  const SHOWN = { feed: true, page: 200, audio: 'public' };
+  const HIDDEN = { feed: false, page: 404, audio: null };
+  async function suspend(who: Member, until: Date | null) {
+    await report(member, 'MEMBER', who.id, 'SPAM');
+    const item = await queueItemFor(`member:${who.id}`);
+    const acted = await gql(
+      t.app,
+      ACT,
+      { input: { itemId: item?.id, action: 'SUSPEND_MEMBER', reason: 'Spam', suspendedUntil: until?.toISOString() ?? null } },
+      moderator.token,
+    );
+    expect(acted.errors).toBeUndefined();
+  }
+
+  test('suspending hides them from the feed, their pages and /media; lifting the suspension shows them again', async () => {
+    const dj = await signUpMember(t.app, { userType: 'dj' });
+    const mixId = await publishedMix(t.app, t.services, dj);
+    expect(await seen(mixId)).toEqual(SHOWN);
+    await suspend(dj, null);
+    // The media cache hears of the suspension from the member's row.
+    expect(await waitFor('the mix hidden', () => seen(mixId), { until: (now) => now.audio === null })).toEqual(HIDDEN);
+    const lifted = await gql(
+      t.app,
+      'mutation($input: RestoreInput!) { restoreMember(input: $input) }',
+      { input: { id: dj.id } },
+      moderator.token,
+    );
+    expect(lifted.errors).toBeUndefined();
+    expect(await waitFor('the mix shown', () => seen(mixId), { until: (now) => now.audio === 'public' })).toEqual(SHOWN);
+  });
+
+  test('a suspension that ends by time shows them again with no write', async () => {
+    const dj = await signUpMember(t.app, { userType: 'dj' });
+    const mixId = await publishedMix(t.app, t.services, dj);
+    expect(await seen(mixId)).toEqual(SHOWN);
+    const until = new Date(Date.now() + 6_000);
+    await suspend(dj, until);
+    expect(await waitFor('the mix hidden', () => seen(mixId), { until: (now) => now.audio === null })).toEqual(HIDDEN);
+    const [before] = await sql<{ xmin: string }>('select xmin::text from mix where id = ?', [mixId]);
+    expect(await waitFor('the suspension to end', () => seen(mixId), { until: (now) => now.feed })).toEqual(SHOWN);
+    expect(Date.now()).toBeGreaterThanOrEqual(until.getTime());
+    // Nothing wrote the mix (or its owner) when the suspension ended.
+    expect(await sql('select xmin::text from mix where id = ?', [mixId])).toEqual([before]);
+  });
+
+  test('a mix made by a suspended member, or handed to one, is hidden', async () => {
+    const dj = await signUpMember(t.app, { userType: 'dj' });
+    const other = await signUpMember(t.app, { userType: 'dj' });
+    await suspend(dj, null);
+    const made = await draftMix(t.services, dj);
+    await sql(`update mix set status = 'published', published_at = now(), expires_at = now() + interval '1 year' where id = ?`, [made]);
+    expect(await seen(made)).toEqual(HIDDEN);
+    const handed = await publishedMix(t.app, t.services, other);
+    expect(await seen(handed)).toEqual(SHOWN);
+    await sql('update mix set owner_id = ? where id = ?', [dj.id, handed]);
+    expect(await waitFor('the handed mix hidden', () => seen(handed), { until: (now) => now.audio === null })).toEqual(HIDDEN);
+    // Writing the copy by hand does not unhide it: the mix's owner decides.
+    await sql('update mix set owner_suspended_until = null where id = ?', [handed]);
+    expect(await seen(handed)).toEqual(HIDDEN);
   });
 });
 

@@ -23,6 +23,7 @@ import { Migration20261224000000_trust } from './Migration20261224000000_trust.j
 import { Migration20261225000000_reward_tracks } from './Migration20261225000000_reward_tracks.js';
 import { Migration20261226000000_search_vocabulary_in_memory } from './Migration20261226000000_search_vocabulary_in_memory.js';
 import { Migration20261226300000_listen_mix_recent } from './Migration20261226300000_listen_mix_recent.js';
+import { Migration20261227000000_owner_suspension } from './Migration20261227000000_owner_suspension.js';
 
 /** Every migration, in order. Listed explicitly so discovery does not depend on file globs or the build tool. */
 export const migrations = [
@@ -51,4 +52,5 @@ export const migrations = [
   { name: 'Migration20261225000000_reward_tracks', class: Migration20261225000000_reward_tracks },
   { name: 'Migration20261226000000_search_vocabulary_in_memory', class: Migration20261226000000_search_vocabulary_in_memory },
   { name: 'Migration20261226300000_listen_mix_recent', class: Migration20261226300000_listen_mix_recent },
+  { name: 'Migration20261227000000_owner_suspension', class: Migration20261227000000_owner_suspension },
 ];

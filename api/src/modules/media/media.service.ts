@@ -215,8 +215,8 @@ export class MediaService {
           }[]
         >(
           `select status, deactivated_at is not null as deactivated, owner_id, expires_at, moderation_state is not null as held,
-             ${OWNER_SUSPENDED_SQL} as owner_suspended,
-             (select suspended_until from app_user where id = mix.owner_id) as owner_suspended_until from mix where ${column} = ?`,
+             ${OWNER_SUSPENDED_SQL} as owner_suspended, nullif(owner_suspended_until, 'infinity') as owner_suspended_until
+             from mix where ${column} = ?`,
           [fileName],
         );
       return row

@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { FEED_MAX_RADIUS_KM, type GenreCode } from '../../shared/domain.js';
-import { suspendedSql } from '../users/index.js';
 import { MixErrors } from './mix.errors.js';
 import type { MixPaging } from './mix.inputs.js';
-import { PUBLISHED_ACTIVE_MIX_SQL, VISIBLE_MIX_SQL } from './mix.policy.js';
+import { OWNER_SUSPENDED_SQL, PUBLISHED_ACTIVE_MIX_SQL, VISIBLE_MIX_SQL } from './mix.policy.js';
 import type { MixPage } from './mix.views.js';
 import {
   type CountInPage,
@@ -94,8 +93,8 @@ function countEverywhere(genre: GenreCode | 'all'): CountInPage {
             where ${PUBLISHED_ACTIVE_MIX_SQL} ${ofGenre} and expires_at > now()
               and expires_at < (date_trunc('week', now() at time zone 'UTC') + interval '1 week') at time zone 'UTC')::int
         - (select count(*) from mix where moderation_state is not null and ${PUBLISHED_ACTIVE_MIX_SQL} ${ofGenre} and (expires_at is null or expires_at > now()))::int
-        - (select coalesce(sum((select count(*) from mix where owner_id = su.id and moderation_state is null and ${PUBLISHED_ACTIVE_MIX_SQL}
-              ${ofGenre} and (expires_at is null or expires_at > now()))), 0) from app_user su where ${suspendedSql('su')})::int`,
+        - (select count(*) from mix where ${OWNER_SUSPENDED_SQL} and moderation_state is null and ${PUBLISHED_ACTIVE_MIX_SQL} ${ofGenre}
+            and (expires_at is null or expires_at > now()))::int`,
     params: genre === 'all' ? {} : { genre },
   };
 }

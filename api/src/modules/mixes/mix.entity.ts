@@ -8,8 +8,10 @@ export const WAVEFORM_STATES = ['pending', 'ready', 'failed'] as const;
 /** A moderator's or a rights holder's hold on a mix: hidden (a notice or a moderator, may be restored) or removed (upheld). */
 export const MIX_MODERATION_STATES = ['hidden', 'removed'] as const;
 
-// The feed's partial indexes cover published, active mixes; expiry is checked from the indexed expires_at.
+// The feed's partial indexes cover published, active mixes; expiry, the moderation hold and the owner's suspension
+// are checked from included columns, so the feed's walks and counts are index-only scans.
 const VISIBLE = `where "status" = 'published' and "deactivated_at" is null`;
+const HIDDEN = '"moderation_state", "owner_suspended_until"';
 
 export const Mix = defineEntity({
   name: 'Mix',
@@ -45,6 +47,10 @@ export const Mix = defineEntity({
     moderationState: p.enum(MIX_MODERATION_STATES).nullable(),
     moderationReason: p.text().nullable(),
     moderatedAt: p.datetime().nullable(),
+    // The owner's suspension, copied by triggers (Migration20261227000000_owner_suspension) so whether the mix is hidden
+    // is read from its own row (OWNER_SUSPENDED_SQL): null while the owner is not suspended, else when the suspension
+    // ends ('infinity' for no end). Never loaded or written by the application.
+    ownerSuspendedUntil: p.datetime().nullable().lazy().hidden(),
     playCount: p.integer().default(0),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p
@@ -55,15 +61,15 @@ export const Mix = defineEntity({
   indexes: [
     {
       name: 'mix_visible_geo_idx',
-      expression: `create index "mix_visible_geo_idx" on "mix" using gist ("geo") include ("expires_at") ${VISIBLE}`,
+      expression: `create index "mix_visible_geo_idx" on "mix" using gist ("geo") include ("expires_at", ${HIDDEN}) ${VISIBLE}`,
     },
     {
       name: 'mix_visible_recent_idx',
-      expression: `create index "mix_visible_recent_idx" on "mix" ("published_at" desc, "id" desc) include ("expires_at", "geo") ${VISIBLE}`,
+      expression: `create index "mix_visible_recent_idx" on "mix" ("published_at" desc, "id" desc) include ("expires_at", "geo", ${HIDDEN}) ${VISIBLE}`,
     },
     {
       name: 'mix_visible_genre_idx',
-      expression: `create index "mix_visible_genre_idx" on "mix" ("genre", "published_at" desc, "id" desc) include ("expires_at", "geo") ${VISIBLE}`,
+      expression: `create index "mix_visible_genre_idx" on "mix" ("genre", "published_at" desc, "id" desc) include ("expires_at", "geo", ${HIDDEN}) ${VISIBLE}`,
     },
     { name: 'mix_visible_expiry_idx', expression: `create index "mix_visible_expiry_idx" on "mix" ("expires_at", "genre") ${VISIBLE}` },
     {
@@ -76,6 +82,11 @@ export const Mix = defineEntity({
     { name: 'mix_cover_idx', properties: ['cover'] },
     // The few held mixes, which the feed's count takes off its tally (docs/trust.md#hidden-means-hidden).
     { name: 'mix_held_idx', expression: 'create index "mix_held_idx" on "mix" ("genre") where "moderation_state" is not null' },
+    // The few mixes of suspended members, which the feed's count takes off its tally too.
+    {
+      name: 'mix_owner_suspended_idx',
+      expression: 'create index "mix_owner_suspended_idx" on "mix" ("genre") where "owner_suspended_until" is not null',
+    },
   ],
   triggers: [
     {
@@ -93,6 +104,14 @@ export const Mix = defineEntity({
       // Snaps the place to its cell before it is stored (see Migration20261204000000_location_cells).
       expression:
         'create trigger "mix_location_cell" before insert or update of "latitude", "longitude" on "mix" for each row execute function mix_location_cell()',
+    },
+    {
+      name: 'mix_owner_suspension',
+      timing: 'before',
+      events: ['insert', 'update'],
+      // Copies the owner's suspension onto the mix (see Migration20261227000000_owner_suspension).
+      expression:
+        'create trigger "mix_owner_suspension" before insert or update of "owner_id", "owner_suspended_until" on "mix" for each row execute function mix_owner_suspension()',
     },
   ],
 });

@@ -1,4 +1,3 @@
-import { suspendedSql } from '../users/index.js';
 import type { IMix } from './mix.entity.js';
 import { MixErrors } from './mix.errors.js';
 import { isExpired } from './mix-lifecycle.js';
@@ -13,14 +12,13 @@ import { isExpired } from './mix-lifecycle.js';
 export const PUBLISHED_ACTIVE_MIX_SQL = `status = 'published' and deactivated_at is null`;
 
 /**
- * No moderation hold on the mix and its owner not suspended (docs/trust.md#hidden-means-hidden). `owner_id` resolves to
- * the mix's column: `app_user` has none. A scalar subquery, not `exists`: the planner keeps it an index probe per
- * row, so the feed still walks its indexes newest first (an anti-join would scan every mix). The probe names
- * `suspended_at is not null` so that it reads the partial index of suspended members (app_user_suspended_idx), two
- * pages for a member who is not, where the primary key and the row took three: 44,333 -> 30,000 buffers for a 5,000 km
- * page at 100,000 mixes.
+ * Its owner is suspended (docs/trust.md#hidden-means-hidden): `suspendedSql` of the owner, read from the copy of their
+ * suspension on the mix's own row (`owner_suspended_until`, kept by triggers: null when not suspended, 'infinity' for
+ * no end), so the feed's walks and counts test each row they read and probe no other table. A suspension that ended
+ * by time no longer holds here, with no write.
  */
-export const OWNER_SUSPENDED_SQL = `coalesce((select ${suspendedSql('mix_owner')} from app_user mix_owner where mix_owner.id = owner_id and mix_owner.suspended_at is not null), false)`;
+export const OWNER_SUSPENDED_SQL = '(owner_suspended_until is not null and owner_suspended_until > now())';
+/** No moderation hold on the mix and its owner not suspended (docs/trust.md#hidden-means-hidden). */
 export const UNHELD_MIX_SQL = `moderation_state is null and not ${OWNER_SUSPENDED_SQL}`;
 
 /** Anyone may see this mix: published, not deactivated, hosting not over, not held by a moderator or a notice, its owner not suspended. */

@@ -52,7 +52,7 @@ export const User = defineEntity({
       .onUpdate(() => new Date()),
   },
   indexes: [
-    // The few suspended members, whose mixes the feed's count takes off its tally (docs/trust.md#suspensions).
+    // The few suspended members, as moderators list them (docs/trust.md#suspensions).
     {
       name: 'app_user_suspended_idx',
       expression: 'create index "app_user_suspended_idx" on "app_user" ("id") where "suspended_at" is not null',
@@ -61,6 +61,16 @@ export const User = defineEntity({
     {
       name: 'app_user_search_idx',
       expression: 'create index "app_user_search_idx" on "app_user" using gin ("display_name" gin_trgm_ops, "user_name" gin_trgm_ops)',
+    },
+  ],
+  triggers: [
+    {
+      name: 'member_mixes_suspension',
+      timing: 'after',
+      events: ['update'],
+      // Copies a member's suspension onto their mixes (see Migration20261227000000_owner_suspension).
+      expression:
+        'create trigger "member_mixes_suspension" after update of "suspended_at", "suspended_until" on "app_user" for each row execute function member_mixes_suspension()',
     },
   ],
   uniques: [

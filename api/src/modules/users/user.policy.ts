@@ -12,7 +12,8 @@ const placeOf = (latitude: number | null | undefined, longitude: number | null |
 
 /**
  * A member under a suspension that has not ended (docs/trust.md#suspensions), over `app_user` columns named with the
- * given alias: they, their profile and their mixes are gone for everyone, and they cannot sign in.
+ * given alias: they, their profile and their mixes are gone for everyone, and they cannot sign in. Their mixes read the
+ * same from the copy of the suspension on each mix (OWNER_SUSPENDED_SQL in mixes/mix.policy.ts).
  */
 export const suspendedSql = (alias: string) =>
   `(${alias}.suspended_at is not null and (${alias}.suspended_until is null or ${alias}.suspended_until > now()))`;
