@@ -1,48 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { Counter, MatchBlock, votedCandidates } from './match-voting.js';
+import { Random } from '../../shared/random.js';
+import type { Point } from './match-lines.js';
+import { MatchBlock, VoteScratch, votedCandidates } from './match-voting.js';
 import { DEFAULT_MATCHER_SETTINGS, FRAMES_PER_SECOND } from './matcher-settings.js';
 
 const SECOND = FRAMES_PER_SECOND;
-
-describe('the vote counter', () => {
-  test('counts per key, zero for keys never added, and forgets everything once drained', () => {
-    const counter = new Counter();
-    counter.add(5);
-    counter.add(5);
-    counter.add(7, 3);
-    counter.add(0);
-    expect([counter.get(5), counter.get(7), counter.get(0), counter.get(6)]).toEqual([2, 3, 1, 0]);
-    const seen: [number, number][] = [];
-    counter.drain((key, count) => {
-      seen.push([key, count]);
-      expect(counter.get(key)).toBe(count);
-    });
-    expect(seen).toEqual([
-      [5, 2],
-      [7, 3],
-      [0, 1],
-    ]);
-    expect(counter.get(5)).toBe(0);
-    counter.drain(() => {
-      throw new Error('nothing left');
-    });
-  });
-
-  test('keys that share a slot, keys past 2^30, and more keys than its first table holds', () => {
-    const counter = new Counter();
-    // 9,000 keys: past the 8,192 the first table takes before it grows; a third of them past 2^31.
-    const keys = Array.from({ length: 9000 }, (_, index) => index * 97 + 2 ** 31 * (index % 3));
-    for (const key of keys) counter.add(key, (key % 7) + 1);
-    for (const key of keys.slice(0, 50)) counter.add(key);
-    expect(keys.every((key, index) => counter.get(key) === (key % 7) + 1 + (index < 50 ? 1 : 0))).toBe(true);
-    expect(counter.get(3)).toBe(0);
-    let drained = 0;
-    counter.drain(() => {
-      drained += 1;
-    });
-    expect(drained).toBe(9000);
-  });
-});
 
 describe('a block of matches', () => {
   test('keeps every match in order, growing past its first 1,024', () => {
@@ -76,7 +38,7 @@ describe('voting for where each track starts', () => {
     add(block, 1, 3, 101 * SECOND + 10);
     // Two seconds later: not.
     add(block, 1, 4, 102.5 * SECOND);
-    const found = votedCandidates([block], ORIGIN, new Counter(), settings);
+    const found = votedCandidates([block], ORIGIN, new VoteScratch(), settings);
     expect([...found.keys()]).toEqual([1]);
     expect(found.get(1)?.bin).toBe(100 + 64);
     expect(found.get(1)?.points).toHaveLength(13);
@@ -87,16 +49,16 @@ describe('voting for where each track starts', () => {
     const few = new MatchBlock(0);
     add(few, 2, settings.minVotes - 1, 50 * SECOND + 10);
     add(few, 2, settings.minVotes - 1, 51 * SECOND + 10);
-    expect(votedCandidates([few], ORIGIN, new Counter(), settings).size).toBe(0);
+    expect(votedCandidates([few], ORIGIN, new VoteScratch(), settings).size).toBe(0);
     const enough = new MatchBlock(0);
     add(enough, 2, settings.minVotes, 50 * SECOND + 10);
-    expect(votedCandidates([enough], ORIGIN, new Counter(), settings).get(2)?.points).toHaveLength(settings.minVotes);
+    expect(votedCandidates([enough], ORIGIN, new VoteScratch(), settings).get(2)?.points).toHaveLength(settings.minVotes);
     // Bins 50 (7 votes) and 52 (8), with bin 51 at 6: 51 gathers 6 + 8 and wins.
     const spread = new MatchBlock(0);
     add(spread, 3, 7, 50 * SECOND + 10);
     add(spread, 3, 6, 51 * SECOND + 10);
     add(spread, 3, 8, 52 * SECOND + 10);
-    expect(votedCandidates([spread], ORIGIN, new Counter(), settings).get(3)?.bin).toBe(51 + 64);
+    expect(votedCandidates([spread], ORIGIN, new VoteScratch(), settings).get(3)?.bin).toBe(51 + 64);
   });
 
   test('votes from every block; a start before the reference still counts (down to 64 s)', () => {
@@ -104,17 +66,103 @@ describe('voting for where each track starts', () => {
     const late = new MatchBlock(1);
     add(early, 4, 3, -10 * SECOND + 10);
     add(late, 4, 3, -10 * SECOND + 10);
-    expect(votedCandidates([early, late], ORIGIN, new Counter(), settings).get(4)?.bin).toBe(54);
+    expect(votedCandidates([early, late], ORIGIN, new VoteScratch(), settings).get(4)?.bin).toBe(54);
   });
 
-  test('the 24 best-voted tracks only, and the counter left empty', () => {
+  test('the 24 best-voted tracks only, best first, and the scratch space left empty', () => {
     const block = new MatchBlock(0);
     for (let track = 1; track <= 25; track += 1) add(block, track, 6 + track, 10 * SECOND + 10);
-    const votes = new Counter();
-    const found = votedCandidates([block], ORIGIN, votes, settings);
-    expect(found.size).toBe(24);
-    expect(found.has(1)).toBe(false);
-    expect(found.has(25)).toBe(true);
-    expect(votes.get(25 * 8192 + 10 + 64)).toBe(0);
+    const scratch = new VoteScratch();
+    const found = votedCandidates([block], ORIGIN, scratch, settings);
+    expect([...found.keys()]).toEqual(Array.from({ length: 24 }, (_, index) => 25 - index));
+    expect(scratch.metCount).toBe(0);
+    expect(scratch.perTrack.every((count) => count === 0)).toBe(true);
   });
+
+  test('equal votes: the place voted for first, and the track whose place was voted for first', () => {
+    const block = new MatchBlock(0);
+    // Track 8's places 30 and 20 have 6 votes each; 30's came first.
+    add(block, 8, 6, 30 * SECOND + 10);
+    add(block, 8, 6, 20 * SECOND + 10);
+    // Tracks 9 and 7 as many votes as 8, later: 8 first, then 9, then 7.
+    add(block, 9, 6, 40 * SECOND + 10);
+    add(block, 7, 6, 40 * SECOND + 10);
+    const found = votedCandidates([block], ORIGIN, new VoteScratch(), settings);
+    expect([...found.keys()]).toEqual([8, 9, 7]);
+    expect(found.get(8)?.bin).toBe(30 + 64);
+  });
+
+  test('track numbers past the scratch space as it was first sized, window after window', () => {
+    const scratch = new VoteScratch();
+    for (const track of [5, 70_000, 3]) {
+      const block = new MatchBlock(0);
+      add(block, track, 7, 12 * SECOND + 10);
+      expect([...votedCandidates([block], ORIGIN, scratch, settings).keys()]).toEqual([track]);
+    }
+  });
+});
+
+/**
+ * The rule as first written, with one table of (track, second) counts for the whole window: what votedCandidates
+ * must answer, whatever the matches.
+ */
+function votedByTable(blocks: readonly MatchBlock[], origin: number, minVotes: number): Map<number, { bin: number; points: Point[] }> {
+  const votes = new Map<number, number>();
+  const keyOf = (block: MatchBlock, i: number) =>
+    (block.track[i] as number) * 8192 +
+    Math.floor(((block.referenceTime[i] as number) - (block.speed[i] as number) * ((block.queryTime[i] as number) - origin)) / SECOND) +
+    64;
+  for (const block of blocks) for (let i = 0; i < block.count; i += 1) votes.set(keyOf(block, i), (votes.get(keyOf(block, i)) ?? 0) + 1);
+  const best = new Map<number, { bin: number; votes: number }>();
+  for (const [key, count] of votes) {
+    if (count < minVotes) continue;
+    const track = Math.floor(key / 8192);
+    const around = count + Math.max(votes.get(key - 1) ?? 0, votes.get(key + 1) ?? 0);
+    const known = best.get(track);
+    if (!known || around > known.votes) best.set(track, { bin: key - track * 8192, votes: around });
+  }
+  const wanted = new Map(
+    [...best.entries()]
+      .sort((a, b) => b[1].votes - a[1].votes)
+      .slice(0, 24)
+      .map(([track, { bin }]) => [track, { bin, points: [] as Point[] }]),
+  );
+  for (const block of blocks)
+    for (let i = 0; i < block.count; i += 1) {
+      const entry = wanted.get(block.track[i] as number);
+      if (!entry || Math.abs((keyOf(block, i) % 8192) - entry.bin) > 1) continue;
+      const [q, r, v, p, root] = [
+        block.queryTime[i],
+        block.referenceTime[i],
+        block.speed[i],
+        block.pitch[i],
+        block.rootPitch[i],
+      ] as number[];
+      entry.points.push({ q, r, v, p, root } as Point);
+    }
+  return wanted;
+}
+
+test('windows of chance hits and lines at any speed: the same candidates, places and points as one table of counts', () => {
+  const random = new Random('voting');
+  const scratch = new VoteScratch();
+  const blockFrames = 4 * SECOND;
+  for (let window = 0; window < 60; window += 1) {
+    const origin = 100 * SECOND + window * blockFrames;
+    const blocks = Array.from({ length: 4 }, (_, b) => new MatchBlock(window + b));
+    // Few tracks (many votes each, ties), some tens (more than 24 with a place), hundreds (chance hits spread thin).
+    const tracks = 1 + Math.floor(random.next() * ([6, 40, 400][window % 3] as number));
+    const hits = Math.floor(random.next() * 3000);
+    for (let n = 0; n < hits; n += 1) {
+      const block = blocks[Math.floor(random.next() * 4)] as MatchBlock;
+      const q = origin + (block.index - window) * blockFrames + random.next() * blockFrames;
+      // Starts on a few whole seconds, so places collect votes and neighbours.
+      const start = Math.floor(random.next() * 12) * SECOND + random.next() * SECOND;
+      const speed = 0.84 + random.next() * 0.32;
+      block.add(1 + Math.floor(random.next() * tracks), q, start + speed * (q - origin), speed, random.next() * 4 - 2, random.next() * 60);
+    }
+    const fast = votedCandidates(blocks, origin, scratch, DEFAULT_MATCHER_SETTINGS);
+    const table = votedByTable(blocks, origin, DEFAULT_MATCHER_SETTINGS.minVotes);
+    expect([...fast.entries()]).toEqual([...table.entries()]);
+  }
 });

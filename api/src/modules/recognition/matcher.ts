@@ -23,7 +23,7 @@ import { anchorKey, type Line, onLine, type Point, refitLine, verifyLine } from 
 import { earliestPlaying, PeakHistory } from './match-onset.js';
 import { detectionsOf, type RawDetection, type Segment } from './match-segments.js';
 import { lineEvidence } from './match-verify.js';
-import { Counter, MatchBlock, votedCandidates } from './match-voting.js';
+import { MatchBlock, VoteScratch, votedCandidates } from './match-voting.js';
 import { DEFAULT_MATCHER_SETTINGS, FRAMES_PER_SECOND, frameToSeconds, type MatcherSettings } from './matcher-settings.js';
 import type { Quad } from './quads.js';
 
@@ -53,7 +53,7 @@ export class RecognitionSession {
   private samples = 0;
   private matchCount = 0;
   private lookups = 0;
-  private readonly votes = new Counter();
+  private readonly votes = new VoteScratch();
   private readonly peaks = new PeakHistory();
 
   constructor(
