@@ -94,9 +94,10 @@ describe('voting for where each track starts', () => {
 
   test('track numbers past the scratch space as it was first sized, window after window', () => {
     const scratch = new VoteScratch();
-    for (const track of [5, 70_000, 3]) {
+    // 1,024: the first size; 70,000: past twice the size before. Each with just enough votes.
+    for (const track of [5, 1024, 70_000, 3]) {
       const block = new MatchBlock(0);
-      add(block, track, 7, 12 * SECOND + 10);
+      add(block, track, settings.minVotes, 12 * SECOND + 10);
       expect([...votedCandidates([block], ORIGIN, scratch, settings).keys()]).toEqual([track]);
     }
   });
@@ -147,19 +148,28 @@ test('windows of chance hits and lines at any speed: the same candidates, places
   const random = new Random('voting');
   const scratch = new VoteScratch();
   const blockFrames = 4 * SECOND;
+  const pick = (n: number) => Math.floor(random.next() * n);
   for (let window = 0; window < 60; window += 1) {
     const origin = 100 * SECOND + window * blockFrames;
-    const blocks = Array.from({ length: 4 }, (_, b) => new MatchBlock(window + b));
-    // Few tracks (many votes each, ties), some tens (more than 24 with a place), hundreds (chance hits spread thin).
-    const tracks = 1 + Math.floor(random.next() * ([6, 40, 400][window % 3] as number));
-    const hits = Math.floor(random.next() * 3000);
-    for (let n = 0; n < hits; n += 1) {
-      const block = blocks[Math.floor(random.next() * 4)] as MatchBlock;
-      const q = origin + (block.index - window) * blockFrames + random.next() * blockFrames;
-      // Starts on a few whole seconds, so places collect votes and neighbours.
-      const start = Math.floor(random.next() * 12) * SECOND + random.next() * SECOND;
+    const hits: { track: number; start: number; speed: number }[] = [];
+    // Chance hits: up to thousands of tracks (past the scratch space's first sizes), a few hits each, any start.
+    const noiseTracks = 1 + pick([50, 400, 3000][window % 3] as number);
+    for (let n = pick(window % 4 === 0 ? 6000 : 1500); n > 0; n -= 1)
+      hits.push({ track: 1 + pick(noiseTracks), start: pick(300) * SECOND + random.next() * SECOND, speed: 0.84 + random.next() * 0.32 });
+    // Lines: a few to some tens of tracks (more than 24 with a place), their votes on a second or its neighbours, often
+    // as many as another's (equal votes).
+    for (let line = pick(40); line > 0; line -= 1) {
+      const track = 1 + pick(noiseTracks + 20);
+      const start = pick(12) * SECOND;
       const speed = 0.84 + random.next() * 0.32;
-      block.add(1 + Math.floor(random.next() * tracks), q, start + speed * (q - origin), speed, random.next() * 4 - 2, random.next() * 60);
+      for (let n = 4 + pick(12); n > 0; n -= 1) hits.push({ track, start: start + pick(3) * SECOND + random.next() * SECOND, speed });
+    }
+    const blocks = Array.from({ length: 4 }, (_, b) => new MatchBlock(window + b));
+    for (let left = hits.length; left > 0; left -= 1) {
+      const [hit] = hits.splice(pick(left), 1) as [(typeof hits)[number]];
+      const block = blocks[pick(4)] as MatchBlock;
+      const q = origin + (block.index - window) * blockFrames + random.next() * blockFrames;
+      block.add(hit.track, q, hit.start + hit.speed * (q - origin), hit.speed, random.next() * 4 - 2, random.next() * 60);
     }
     const fast = votedCandidates(blocks, origin, scratch, DEFAULT_MATCHER_SETTINGS);
     const table = votedByTable(blocks, origin, DEFAULT_MATCHER_SETTINGS.minVotes);

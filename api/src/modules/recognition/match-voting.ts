@@ -16,7 +16,7 @@ export class VoteScratch {
   groupedBlock = new Uint8Array(4096);
   groupedIndex = new Int32Array(4096);
   groupedBin = new Int32Array(4096);
-  /** One track's votes as bin x 2^27 + the match's place in the window, sorted to find its runs of equal bins. */
+  /** One track's votes as bin x 2^32 + the match's place in the window, sorted to find its runs of equal bins. */
   sorted = new Float64Array(4096);
 
   /** Counts a match of `track`; a track met for the first time is remembered. */
@@ -53,8 +53,11 @@ function grown<T extends Int32Array>(array: T, atLeast: number): T {
   return next;
 }
 
-/** A match's place in the window, below 2^27: its votes sort by bin, then by place. */
-const PLACES = 2 ** 27;
+/**
+ * A match's place in the window is below 2^32 (a block's arrays hold fewer), and a bin below 2^13 (references last at
+ * most 2^18 frames, about 70 minutes): bin x 2^32 + place is exact in a double, and votes sort by bin, then by place.
+ */
+const PLACES = 2 ** 32;
 
 /** Matches of one block, as parallel arrays. */
 export class MatchBlock {
@@ -122,7 +125,6 @@ export function votedCandidates(
     for (let i = 0; i < block.count; i += 1) scratch.count(block.track[i] as number);
     total += block.count;
   }
-  if (total >= PLACES) throw new Error(`a window of ${total} matches is beyond the voting's ${PLACES}`);
   scratch.reserve(total);
   const { perTrack, met, metCount } = scratch;
   // Where each track with enough matches begins in `grouped`; -1 for the others.
@@ -188,7 +190,7 @@ export function votedCandidates(
 }
 
 /**
- * One track's best place from its votes sorted (bin x 2^27 + place), or null when no place has `minVotes`; with
+ * One track's best place from its votes sorted (bin x 2^32 + place), or null when no place has `minVotes`; with
  * `firstVoted`, the place in the window of the first vote for any place that has enough.
  */
 function bestPlace(
@@ -213,7 +215,7 @@ function bestPlace(
       // The run is sorted by place: its first vote is the place's first.
       const firstVote = (sorted[run] as number) - bin * PLACES;
       let nextCount = 0;
-      if (end < to && binAt(end) === bin + 1) while (end + nextCount < to && binAt(end + nextCount) === bin + 1) nextCount += 1;
+      while (end + nextCount < to && binAt(end + nextCount) === bin + 1) nextCount += 1;
       const votes = count + Math.max(previousBin === bin - 1 ? previousCount : 0, nextCount);
       if (votes > bestVotes || (votes === bestVotes && firstVote < bestFirstVote)) {
         bestBin = bin;
