@@ -2,18 +2,18 @@ import { describe, expect, test } from 'vitest';
 import { Random } from '../../shared/random.js';
 import type { FingerprintIndex } from './fingerprint-index.js';
 import type { Line } from './match-lines.js';
-import { earliestPlaying, laterRepeat, PeakHistory } from './match-onset.js';
+import { aboveChance, type Coincidences, chanceOf, earliestPlaying, fadeInStart, laterRepeat, PeakHistory } from './match-onset.js';
 import { DEFAULT_MATCHER_SETTINGS, FRAMES_PER_SECOND } from './matcher-settings.js';
 
 /** Where a found track began when it faded in slowly, or when its line sits on an earlier repeat of looped music. */
 const SECOND = FRAMES_PER_SECOND;
 const peak = (time: number, pitch: number) => ({ time, pitch, level: 1 });
+const seconds = (frame: number) => Math.round((frame / SECOND) * 10) / 10;
 
 describe('a fade-in, and a line on an earlier repeat of the music', () => {
   const settings = DEFAULT_MATCHER_SETTINGS;
   const line: Line = { at: 0, origin: 0, speed: 1, pitch: 0 };
   const index = (roots: Uint32Array): FingerprintIndex => ({ lookup: () => undefined, size: 0, rootsOf: () => roots });
-  const seconds = (frame: number) => Math.round((frame / SECOND) * 10) / 10;
   /** Roots every 4 frames at random pitches over `length` seconds; with `loop`, the first `loop` seconds over and over. */
   const trackRoots = (length: number, loop?: number) => {
     const random = new Random(11);
@@ -68,5 +68,94 @@ describe('the later repeat of a stretch of roots', () => {
     expect(laterRepeat(looped, 100, 800)).toBe(1000);
     const plain = Uint32Array.from({ length: 1000 }, (_, index) => ((index * 4) << 7) | random.int(20, 59));
     expect(laterRepeat(plain, 100, 800)).toBe(0);
+  });
+});
+
+describe('the later repeat of a stretch: which roots, how far, how many', () => {
+  const random = new Random(17);
+  /** Roots every 4 frames: `intro` frames of music heard once, then a loop of `loop` frames, `length` frames in all. */
+  const looped = (intro: number, loop: number, length: number) => {
+    const once = Array.from({ length: intro / 4 }, () => random.int(20, 59));
+    const bar = Array.from({ length: loop / 4 }, () => random.int(20, 59));
+    return Uint32Array.from({ length: length / 4 }, (_, index) => {
+      const time = index * 4;
+      const pitch = time < intro ? (once[index] as number) : (bar[((time - intro) / 4) % bar.length] as number);
+      return (time << 7) | pitch;
+    });
+  };
+
+  test("only the stretch's own roots are judged, not the music before it", () => {
+    // 40 s heard once, then a 20 s loop: the loop repeats, the stretch that begins in the intro does not.
+    const roots = looped(2500, 1248, 10_000);
+    expect(laterRepeat(roots, 3000, 3700)).toBe(1248);
+    expect(laterRepeat(roots, 2000, 2700)).toBe(0);
+  });
+
+  test('a repeat up to two minutes later is found, not one further on', () => {
+    expect(laterRepeat(looped(0, 7500, 16_000), 100, 800)).toBe(7500);
+    expect(laterRepeat(looped(0, 7600, 16_000), 100, 800)).toBe(0);
+  });
+
+  test('at least half of at least ten roots must come again', () => {
+    // `count` roots of distinct pitches from 1000 (after other music), `again` of them heard again 2000 frames later;
+    // the root just after the stretch comes again too, but is not the stretch's.
+    const stretch = (again: number, count: number) => {
+      const roots: number[] = [(500 << 7) | 120];
+      for (let i = 0; i <= count; i += 1) roots.push(((1000 + 4 * i) << 7) | (20 + i));
+      for (let i = 0; i <= count; i += 1) roots.push(((3000 + 4 * i) << 7) | (i < again || i === count ? 20 + i : 100 + i));
+      return Uint32Array.from(roots);
+    };
+    const to = (count: number) => 1000 + 4 * count;
+    expect(laterRepeat(stretch(10, 20), 1000, to(20))).toBe(2000);
+    expect(laterRepeat(stretch(9, 20), 1000, to(20))).toBe(0);
+    // Nine roots, every one of them heard again: too few to tell.
+    expect(laterRepeat(stretch(10, 10), 1000, to(10))).toBe(2000);
+    expect(laterRepeat(stretch(9, 9), 1000, to(9))).toBe(0);
+  });
+
+  test('a repeat whose roots come back a frame early or late (times are whole frames) is found at its middle', () => {
+    const random = new Random(23);
+    const roots: number[] = [];
+    for (let i = 0; i < 60; i += 1) roots.push(((1000 + 5 * i) << 7) | random.int(20, 59));
+    for (let i = 0; i < 60; i += 1) roots.push(((1000 + 5 * i + 2000 + (i % 3) - 1) << 7) | ((roots[i] as number) & 127));
+    expect(laterRepeat(Uint32Array.from(roots), 1000, 1300)).toBe(2000);
+  });
+});
+
+describe("how far above chance a stretch's roots met the mix", () => {
+  test('in standard deviations of the binomial count at the decoy lines’ rate, that rate never under 2%', () => {
+    // 100 roots, 30 met; the decoy lines met 80 of their 400 tries: 20 expected, 4 the standard deviation.
+    expect(aboveChance({ time: 0, tried: 100, found: 30, decoys: 80 })).toBeCloseTo(2.5);
+    expect(chanceOf({ time: 0, tried: 100, found: 30, decoys: 80 })).toBeCloseTo(0.2);
+    expect(chanceOf({ time: 0, tried: 100, found: 30, decoys: 0 })).toBeCloseTo(0.02);
+    expect(chanceOf({ time: 0, tried: 0, found: 0, decoys: 0 })).toBeCloseTo(0.02);
+  });
+});
+
+describe("the foot of a fade-in's rise", () => {
+  /** Half-second bins of 40 roots (their middles in frames), at a chance rate of 10%, the track's share above it `share(second)`. */
+  const BIN = SECOND / 2;
+  const binsOf = (share: (second: number) => number, seconds = 20): Coincidences[] =>
+    Array.from({ length: seconds * 2 }, (_, i) => {
+      const time = BIN / 2 + i * BIN;
+      return { time, tried: 40, found: 40 * (0.1 + share(time / SECOND)), decoys: 40 * 4 * 0.1 };
+    });
+  const rise = (from: number, to: number) => (second: number) => 0.5 * Math.min(1, Math.max(0, (second - from) / (to - from)));
+
+  test('where the share above chance starts to rise, to a quarter of a bin', () => {
+    expect(seconds(fadeInStart(binsOf(rise(6, 10))) as number)).toBe(6);
+    expect(seconds(fadeInStart(binsOf(rise(8.25, 9))) as number)).toBe(8.3);
+  });
+
+  test('a bin without any of the track’s roots (a silence in it) tells nothing', () => {
+    const bins = binsOf(rise(6, 10));
+    bins[14] = { ...(bins[14] as Coincidences), tried: 0, found: 0, decoys: 0 };
+    expect(seconds(fadeInStart(bins) as number)).toBe(6);
+  });
+
+  test('none without four bins or without a rise above chance', () => {
+    expect(fadeInStart(binsOf(rise(0.5, 1), 1.5))).toBeNull();
+    expect(fadeInStart(binsOf(rise(0.5, 1), 2))).not.toBeNull();
+    expect(fadeInStart(binsOf(() => 0))).toBeNull();
   });
 });

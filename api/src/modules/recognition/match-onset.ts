@@ -189,11 +189,12 @@ export function laterRepeat(roots: Uint32Array, from: number, to: number): numbe
   for (let i = first; i < last; i += 1) {
     const root = roots[i] as number;
     const end = lowerBound(roots, (rootTime(root) + reach + 1) << 7);
+    // Roots are in time order and `end` is the first past the reach: every shift is within 0 and reach.
     for (let j = i + 1; j < end; j += 1) {
       const other = roots[j] as number;
       if ((other & 127) !== (root & 127)) continue;
       const shift = rootTime(other) - rootTime(root);
-      if (shift > 0 && shift <= reach) votes[shift] = (votes[shift] as number) + 1;
+      votes[shift] = (votes[shift] as number) + 1;
     }
   }
   // A root's time is a whole frame on each side: a repeat's pairs spread over neighbouring shifts, so each shift
@@ -278,7 +279,8 @@ export function fadeInStart(bins: readonly Coincidences[]): number | null {
         er += bin.tried * (excess[i] as number) * r;
         rr += bin.tried * r * r;
       }
-      if (er <= 0 || rr === 0) continue;
+      // No weight on the ramp (rr 0) leaves er 0 too.
+      if (er <= 0) continue;
       const fit = (er * er) / rr;
       if (!best || fit > best.fit) best = { fit, start };
     }
