@@ -12,9 +12,11 @@ describe("the query's peak history", () => {
   test('a peak within 2 frames and 0.4 semitones', () => {
     const history = new PeakHistory();
     expect(history.since).toBe(Number.POSITIVE_INFINITY);
+    expect(history.until).toBe(Number.NEGATIVE_INFINITY);
     expect(history.has(0, 0)).toBe(false);
     history.add([peak(100, 20), peak(110, 30), peak(120, 40)]);
     expect(history.since).toBe(100);
+    expect(history.until).toBe(120);
     for (const [time, pitch] of [
       [110, 30],
       [108, 30],

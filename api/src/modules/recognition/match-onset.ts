@@ -160,12 +160,11 @@ export function alignLine(roots: Uint32Array, peaks: PeakHistory, line: Line, st
   const spread = sxx - (sx * sx) / n;
   if (n >= 10 && spread > 0) {
     // Query time = pivot + a + b x, x the reference's time from best.at: speed 1 / b, and at pivot the reference is at best.at - a / b.
+    // Every peak found lies within PEAK_FRAMES of a rising line through 12 s of roots: b is near 1 / speed, never <= 0.
     const b = (sxy - (sx * sy) / n) / spread;
     const a = (sy - b * sx) / n;
-    if (b > 0) {
-      best.speed = 1 / b;
-      best.at -= a / b;
-    }
+    best.speed = 1 / b;
+    best.at -= a / b;
   }
   return { ...line, at: best.at, origin: pivot, speed: best.speed };
 }
