@@ -2,8 +2,18 @@ import { describe, expect, test } from 'vitest';
 import { Random } from '../../shared/random.js';
 import type { FingerprintIndex } from './fingerprint-index.js';
 import type { Line } from './match-lines.js';
-import { aboveChance, type Coincidences, chanceOf, earliestPlaying, fadeInStart, laterRepeat, PeakHistory } from './match-onset.js';
+import {
+  aboveChance,
+  type Coincidences,
+  chanceOf,
+  earliestPlaying,
+  fadeInStart,
+  laterRepeat,
+  PeakHistory,
+  shareAboveChance,
+} from './match-onset.js';
 import { DEFAULT_MATCHER_SETTINGS, FRAMES_PER_SECOND } from './matcher-settings.js';
+import { SPECTRUM_BINS, Spectrogram, spectrumBin } from './peaks.js';
 
 /** Where a found track began when it faded in slowly, or when its line sits on an earlier repeat of looped music. */
 const SECOND = FRAMES_PER_SECOND;
@@ -41,6 +51,38 @@ describe('a fade-in, and a line on an earlier repeat of the music', () => {
     const found = seconds(earliestPlaying(index(roots), history, settings, 1, line, 60 * SECOND));
     expect(found).toBeGreaterThanOrEqual(29);
     expect(found).toBeLessThanOrEqual(31);
+  });
+
+  test("with the query's spectrogram, the mean of the peaks' foot and that of the energy at the track's roots", () => {
+    // The same fade of peaks as above (their foot near 30 s); the energy at the track's roots rises from 26 s (within
+    // the 8 s before the walk's start that the ramps read): each root's bin is louder than its surroundings by a
+    // number of decibels growing from none to 12 over 30 s.
+    const roots = trackRoots(100);
+    const random = new Random(5);
+    const history = new PeakHistory();
+    const peaks = [];
+    for (const root of roots) {
+      const time = root >>> 7;
+      const pitch = (root & 127) / 2;
+      const heard = Math.min(1, Math.max(0, (time / SECOND - 30) / 30));
+      if (random.next() < heard || random.next() < 0.15) peaks.push(peak(time, pitch));
+      for (const shift of [-2.7, -1.3, 1.3, 2.7]) if (random.next() < 0.15) peaks.push(peak(time, pitch + shift));
+    }
+    history.add(peaks.sort((a, b) => a.time - b.time));
+    const frames = Array.from({ length: 75 * SECOND }, () => new Float32Array(SPECTRUM_BINS).fill(0.01));
+    for (const root of roots) {
+      const time = root >>> 7;
+      const gain = Math.min(1, Math.max(0, (time / SECOND - 26) / 30));
+      const bin = Math.round(spectrumBin((root & 127) / 2));
+      if (time < frames.length && gain > 0) (frames[time] as Float32Array)[bin] = 0.01 * 16 ** gain;
+    }
+    const spectrogram = new Spectrogram(80);
+    for (const [frame, power] of frames.entries()) spectrogram.add(frame, new Uint32Array(power.buffer));
+    const alone = seconds(earliestPlaying(index(roots), history, settings, 1, line, 60 * SECOND));
+    const both = seconds(earliestPlaying(index(roots), history, settings, 1, line, 60 * SECOND, spectrogram));
+    expect(alone).toBeGreaterThanOrEqual(29);
+    expect(both).toBeGreaterThanOrEqual((alone + 26) / 2 - 0.5);
+    expect(both).toBeLessThanOrEqual((alone + 26) / 2 + 0.5);
   });
 
   test('a line on an earlier repeat is moved to a later one when followed back it leaves the reference', () => {
@@ -140,22 +182,23 @@ describe("the foot of a fade-in's rise", () => {
       const time = BIN / 2 + i * BIN;
       return { time, tried: 40, found: 40 * (0.1 + share(time / SECOND)), decoys: 40 * 4 * 0.1 };
     });
+  const foot = (bins: Coincidences[]) => fadeInStart(bins.map(shareAboveChance));
   const rise = (from: number, to: number) => (second: number) => 0.5 * Math.min(1, Math.max(0, (second - from) / (to - from)));
 
   test('where the share above chance starts to rise, to a quarter of a bin', () => {
-    expect(seconds(fadeInStart(binsOf(rise(6, 10))) as number)).toBe(6);
-    expect(seconds(fadeInStart(binsOf(rise(8.25, 9))) as number)).toBe(8.3);
+    expect(seconds(foot(binsOf(rise(6, 10))) as number)).toBe(6);
+    expect(seconds(foot(binsOf(rise(8.25, 9))) as number)).toBe(8.3);
   });
 
   test('a bin without any of the track’s roots (a silence in it) tells nothing', () => {
     const bins = binsOf(rise(6, 10));
     bins[14] = { ...(bins[14] as Coincidences), tried: 0, found: 0, decoys: 0 };
-    expect(seconds(fadeInStart(bins) as number)).toBe(6);
+    expect(seconds(foot(bins) as number)).toBe(6);
   });
 
   test('none without four bins or without a rise above chance', () => {
-    expect(fadeInStart(binsOf(rise(0.5, 1), 1.5))).toBeNull();
-    expect(fadeInStart(binsOf(rise(0.5, 1), 2))).not.toBeNull();
-    expect(fadeInStart(binsOf(() => 0))).toBeNull();
+    expect(foot(binsOf(rise(0.5, 1), 1.5))).toBeNull();
+    expect(foot(binsOf(rise(0.5, 1), 2))).not.toBeNull();
+    expect(foot(binsOf(() => 0))).toBeNull();
   });
 });
