@@ -7,6 +7,7 @@ import {
   type Coincidences,
   chanceOf,
   earliestPlaying,
+  energyAboveAround,
   fadeInStart,
   laterRepeat,
   PeakHistory,
@@ -171,6 +172,40 @@ describe("how far above chance a stretch's roots met the mix", () => {
     expect(chanceOf({ time: 0, tried: 100, found: 30, decoys: 80 })).toBeCloseTo(0.2);
     expect(chanceOf({ time: 0, tried: 100, found: 30, decoys: 0 })).toBeCloseTo(0.02);
     expect(chanceOf({ time: 0, tried: 0, found: 0, decoys: 0 })).toBeCloseTo(0.02);
+  });
+});
+
+describe("the energy at a track's roots over their surroundings", () => {
+  test('through the line (speed, offset, pitch), in 3/8 dB steps, from the roots whose surroundings are held', () => {
+    // Roots every 8 frames at random pitches; the mix plays them 5% slow, 100 frames late and 1.5 semitones up, 12 dB
+    // over a flat background, and 6 dB louder 29 frames before each root (a beat of the outgoing track).
+    const random = new Random(31);
+    const roots = Uint32Array.from({ length: 500 }, (_, index) => ((index * 8) << 7) | random.int(20, 59));
+    const line: Line = { at: 0, origin: 100, speed: 1 / 1.05, pitch: 1.5 };
+    const frames = Array.from({ length: 4400 }, () => new Float32Array(SPECTRUM_BINS).fill(0.01));
+    for (const root of roots) {
+      const q = Math.round(100 + (root >>> 7) * 1.05);
+      const bin = Math.round(spectrumBin((root & 127) / 2 + 1.5));
+      if (q + 29 < frames.length) (frames[q] as Float32Array)[bin] = 0.01 * 16;
+      if (q - 29 >= 0 && q + 29 < frames.length) (frames[q - 29] as Float32Array)[bin] = 0.01 * 4;
+    }
+    // 40 s (2500 frames) held: frames 1900 on.
+    const spectrogram = new Spectrogram(40);
+    for (const [frame, power] of frames.entries()) spectrogram.add(frame, new Uint32Array(power.buffer));
+    // 12 dB at the root (32 steps), 6 dB at one of its four surroundings (16 / 4).
+    const heard = energyAboveAround(roots, spectrogram, line, 2500, 3500);
+    // (A neighbouring root of about the same pitch lifts a surrounding now and then.)
+    expect(heard.excess).toBeGreaterThan(26.5);
+    expect(heard.excess).toBeLessThanOrEqual(28);
+    expect(heard.weight).toBe(119);
+    // Off the line's pitch or speed, nothing stands out.
+    expect(Math.abs(energyAboveAround(roots, spectrogram, { ...line, pitch: 0 }, 2500, 3500).excess)).toBeLessThan(3);
+    expect(Math.abs(energyAboveAround(roots, spectrogram, { ...line, speed: 1 }, 2500, 3500).excess)).toBeLessThan(3);
+    // At the oldest frames held, only the roots whose earlier surroundings are held count: 9 of the 12 from 1900 to 2000.
+    const edge = energyAboveAround(roots, spectrogram, line, 1900, 2000);
+    expect(edge.weight).toBe(9);
+    expect(edge.excess).toBeGreaterThan(26.5);
+    expect(energyAboveAround(roots, spectrogram, line, 4500, 4600)).toEqual({ time: 4550, weight: 0, excess: 0 });
   });
 });
 

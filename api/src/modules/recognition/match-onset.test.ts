@@ -55,6 +55,8 @@ describe("the query's peak history", () => {
     history.add(Array.from({ length: 20_000 }, (_, index) => peak(10_000 + index / 8, 50)));
     expect(history.has(10_000, 50)).toBe(true);
     expect(history.has(12_499.875, 50)).toBe(true);
+    expect(history.until).toBe(12_499.875);
+    expect(history.since).toBe(5000);
     expect(history.has(9999.75, 29)).toBe(true);
   });
 });

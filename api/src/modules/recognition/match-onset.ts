@@ -380,8 +380,9 @@ export function earliestPlaying(
   start: number,
   spectrogram?: Spectrogram,
 ): number {
-  const roots = settings.refineSeconds > 0 ? index.rootsOf?.(track) : undefined;
-  if (!roots || roots.length === 0) return start;
+  // With refineSeconds 0 the limit is the start itself (nothing moves), and a track without roots finds nothing.
+  const roots = index.rootsOf?.(track);
+  if (!roots) return start;
   line = alignLine(roots, peaks, line, start);
   const limit = Math.max(peaks.since, start - settings.refineSeconds * FRAMES_PER_SECOND);
   const referenceAt = (on: Line, q: number) => on.at + on.speed * (q - on.origin);
