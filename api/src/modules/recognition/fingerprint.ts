@@ -13,7 +13,7 @@
 // candidates in a wider window, several pairs between): whatever the speed, the reference's quad is among them.
 
 import { ANALYSIS_RATE, Resampler } from './dsp.js';
-import { type Peak, PeakPicker, type PeakSettings } from './peaks.js';
+import { type Peak, PeakPicker, type PeakSettings, type Spectrogram } from './peaks.js';
 import { type Mode, QUAD, type Quad, QuadBuilder, type QuadSettings } from './quads.js';
 
 const X_CELLS = 8;
@@ -135,13 +135,17 @@ export class FingerprintExtractor {
   private readonly quads: QuadBuilder;
   private peakCount = 0;
 
-  /** `onPeaks` sees each half-second block's peaks (in time order) before they become quads. */
+  /**
+   * `onPeaks` sees each half-second block's peaks (in time order) before they become quads; `spectrogram` is given
+   * every frame's power.
+   */
   constructor(
     sampleRate: number,
     mode: Mode,
     onQuad: (quad: Quad) => void,
     settings?: ExtractorSettings,
     onPeaks?: (peaks: readonly Peak[]) => void,
+    spectrogram?: Spectrogram,
   ) {
     const chosen = settings ?? (mode === 'reference' ? REFERENCE_SETTINGS : QUERY_SETTINGS);
     this.resampler = new Resampler(sampleRate, ANALYSIS_RATE);
@@ -153,6 +157,7 @@ export class FingerprintExtractor {
         this.quads.add(peaks);
       },
       onPeaks,
+      spectrogram,
     );
   }
 

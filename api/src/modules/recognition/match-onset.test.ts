@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { Random } from '../../shared/random.js';
 import type { FingerprintIndex } from './fingerprint-index.js';
 import type { Line } from './match-lines.js';
-import { earliestPlaying, PeakHistory } from './match-onset.js';
+import { alignLine, earliestPlaying, PeakHistory } from './match-onset.js';
 import { DEFAULT_MATCHER_SETTINGS, FRAMES_PER_SECOND } from './matcher-settings.js';
 
 const SECOND = FRAMES_PER_SECOND;
@@ -12,9 +12,11 @@ describe("the query's peak history", () => {
   test('a peak within 2 frames and 0.4 semitones', () => {
     const history = new PeakHistory();
     expect(history.since).toBe(Number.POSITIVE_INFINITY);
+    expect(history.until).toBe(Number.NEGATIVE_INFINITY);
     expect(history.has(0, 0)).toBe(false);
     history.add([peak(100, 20), peak(110, 30), peak(120, 40)]);
     expect(history.since).toBe(100);
+    expect(history.until).toBe(120);
     for (const [time, pitch] of [
       [110, 30],
       [108, 30],
@@ -53,6 +55,8 @@ describe("the query's peak history", () => {
     history.add(Array.from({ length: 20_000 }, (_, index) => peak(10_000 + index / 8, 50)));
     expect(history.has(10_000, 50)).toBe(true);
     expect(history.has(12_499.875, 50)).toBe(true);
+    expect(history.until).toBe(12_499.875);
+    expect(history.since).toBe(5000);
     expect(history.has(9999.75, 29)).toBe(true);
   });
 });
@@ -348,5 +352,37 @@ describe('where a found track began to be heard', () => {
         60 * SECOND,
       ),
     ).toBe(60 * SECOND);
+  });
+});
+
+describe("a found line aligned to its track's peaks", () => {
+  const random = new Random(29);
+  const roots = Uint32Array.from({ length: Math.floor((100 * SECOND) / 4) }, (_, index) => ((index * 4) << 7) | random.int(20, 59));
+  /** The query's peaks of the track played at `speed` (reference frames per query frame), reference 60 s at query 60 s. */
+  const played = (speed: number) => {
+    const history = new PeakHistory();
+    history.add([...roots].map((root) => peak(60 * SECOND + ((root >>> 7) - 60 * SECOND) / speed, (root & 127) / 2)));
+    return history;
+  };
+  const referenceAt = (line: Line, q: number) => line.at + line.speed * (q - line.origin);
+
+  test('to a fraction of a per mille of its speed and of a frame, from a line 1% and 2 frames off', () => {
+    for (const speed of [0.98, 1, 1.015]) {
+      const found: Line = { at: 60 * SECOND + 2, origin: 60 * SECOND, speed: speed * 1.01, pitch: 0 };
+      const aligned = alignLine(roots, played(speed), found, 60 * SECOND);
+      expect(aligned.speed / speed, `${speed}`).toBeCloseTo(1, 4);
+      for (const q of [60, 66, 72, 90])
+        expect(
+          referenceAt(aligned, q * SECOND) - referenceAt({ at: 60 * SECOND, origin: 60 * SECOND, speed, pitch: 0 }, q * SECOND),
+        ).toBeCloseTo(0, 1);
+    }
+  });
+
+  test('left as found without ten of its roots in the stretch, or without any of its peaks in the query', () => {
+    const found: Line = { at: 60 * SECOND + 3, origin: 60 * SECOND, speed: 1.02, pitch: 0 };
+    expect(alignLine(roots.slice(0, 1500), played(1), found, 120 * SECOND)).toBe(found);
+    const elsewhere = new PeakHistory();
+    elsewhere.add([peak(0, 20), peak(100 * SECOND, 20)]);
+    expect(alignLine(roots, elsewhere, found, 60 * SECOND)).toBe(found);
   });
 });

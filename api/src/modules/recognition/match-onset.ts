@@ -4,7 +4,7 @@ import { rootPitch, rootTime } from './fingerprint.js';
 import type { FingerprintIndex } from './fingerprint-index.js';
 import type { Line } from './match-lines.js';
 import { FRAMES_PER_SECOND, type MatcherSettings } from './matcher-settings.js';
-import type { Peak } from './peaks.js';
+import type { Peak, Spectrogram } from './peaks.js';
 
 /** A query peak coincides with a reference peak this close (frames, semitones). */
 const PEAK_FRAMES = 2;
@@ -160,12 +160,11 @@ export function alignLine(roots: Uint32Array, peaks: PeakHistory, line: Line, st
   const spread = sxx - (sx * sx) / n;
   if (n >= 10 && spread > 0) {
     // Query time = pivot + a + b x, x the reference's time from best.at: speed 1 / b, and at pivot the reference is at best.at - a / b.
+    // Every peak found lies within PEAK_FRAMES of a rising line through 12 s of roots: b is near 1 / speed, never <= 0.
     const b = (sxy - (sx * sy) / n) / spread;
     const a = (sy - b * sx) / n;
-    if (b > 0) {
-      best.speed = 1 / b;
-      best.at -= a / b;
-    }
+    best.speed = 1 / b;
+    best.at -= a / b;
   }
   return { ...line, at: best.at, origin: pivot, speed: best.speed };
 }
@@ -189,11 +188,12 @@ export function laterRepeat(roots: Uint32Array, from: number, to: number): numbe
   for (let i = first; i < last; i += 1) {
     const root = roots[i] as number;
     const end = lowerBound(roots, (rootTime(root) + reach + 1) << 7);
+    // Roots are in time order and `end` is the first past the reach: every shift is within 0 and reach.
     for (let j = i + 1; j < end; j += 1) {
       const other = roots[j] as number;
       if ((other & 127) !== (root & 127)) continue;
       const shift = rootTime(other) - rootTime(root);
-      if (shift > 0 && shift <= reach) votes[shift] = (votes[shift] as number) + 1;
+      votes[shift] = (votes[shift] as number) + 1;
     }
   }
   // A root's time is a whole frame on each side: a repeat's pairs spread over neighbouring shifts, so each shift
@@ -251,34 +251,87 @@ export function aboveChance(bin: Coincidences): number {
   return (bin.found - bin.tried * chance) / Math.sqrt(bin.tried * chance * (1 - chance));
 }
 
+/** One short stretch of a fade-in's evidence: its middle (frames), how much it weighs (roots read) and its excess over chance. */
+export interface RampBin {
+  time: number;
+  weight: number;
+  excess: number;
+}
+
+/** A stretch's share of the track's roots met above chance, weighted by how many roots it tried. */
+export const shareAboveChance = (bin: Coincidences): RampBin => ({
+  time: bin.time,
+  weight: bin.tried,
+  excess: bin.tried === 0 ? 0 : bin.found / bin.tried - chanceOf(bin),
+});
+
 /**
- * Where a fade-in began, from the track's peak coincidences along its line in short bins: the time at which a ramp
- * (nothing above chance before it, then rising linearly, then level) fits them best, by least squares over every
- * start and end of the ramp (half a bin apart). A track fading in under another is heard a little more each
- * second: its share of peaks above chance grows from nothing, so the foot of the ramp that fits the whole rise is its
- * start, where the first second clearly above chance is seconds late (in a short fade) or early (one lucky window
- * where the tracks share a key). Null when no rising ramp fits.
+ * Frames before and after a root at which the same pitch's energy is the mix's level there without the root's onset:
+ * about 0.2 and 0.5 s, off the beat, so a beat the outgoing track shares with the root does not count as the root.
  */
-export function fadeInStart(bins: readonly Coincidences[]): number | null {
+const AROUND_FRAMES = [-29, -13, 13, 29];
+
+/**
+ * How much louder the query is at the track's roots between query frames `from` and `to` (through the line) than a
+ * moment before and after them at the same pitch, in the spectrogram's 3/8 dB steps, averaged over the roots. A
+ * root is an onset in the track, so where the track is heard its energy stands above its surroundings, by a little at
+ * the very start of a fade where none of its peaks stands out in the mix yet; where only the outgoing track plays,
+ * its energy at a pitch is about as high a moment before or after a root as at it. Comparing a pitch with itself over
+ * time, not with other pitches at the same moment (the decoy lines of the peaks), keeps a key the two tracks share
+ * out of it (tried on the tuning seed: against the decoy pitches the energy rose before the fades began).
+ */
+export function energyAboveAround(roots: Uint32Array, spectrogram: Spectrogram, line: Line, from: number, to: number): RampBin {
+  const referenceAt = (q: number) => line.at + line.speed * (q - line.origin);
+  const first = lowerBound(roots, Math.max(0, Math.ceil(referenceAt(from))) << 7);
+  const last = lowerBound(roots, Math.max(0, Math.ceil(referenceAt(to))) << 7);
+  let weight = 0;
+  let sum = 0;
+  for (let i = first; i < last; i += 1) {
+    const root = roots[i] as number;
+    const q = line.origin + (rootTime(root) - line.at) / line.speed;
+    const pitch = rootPitch(root) + line.pitch;
+    // A level of -1 is a frame the spectrogram does not hold (its edges).
+    const level = spectrogram.level(q, pitch, PEAK_SEMITONES);
+    let around = 0;
+    let held = level >= 0;
+    for (const offset of AROUND_FRAMES) {
+      const other = spectrogram.level(q + offset, pitch, PEAK_SEMITONES);
+      if (other < 0) held = false;
+      around += other;
+    }
+    if (!held) continue;
+    weight += 1;
+    sum += level - around / AROUND_FRAMES.length;
+  }
+  return { time: (from + to) / 2, weight, excess: weight === 0 ? 0 : sum / weight };
+}
+
+/**
+ * Where a fade-in began, from the track's evidence along its line in short bins (its peak coincidences above chance,
+ * or its energy above its surroundings): the time at which a ramp (nothing before it, then rising linearly, then
+ * level) fits them best, by least squares over every start and end of the ramp (half a bin apart). A track fading in
+ * under another is heard a little more each second: its evidence grows from nothing, so the foot of the ramp that
+ * fits the whole rise is its start, where the first second clearly above chance is seconds late (in a short fade) or
+ * early (one lucky window where the tracks share a key). Null when no rising ramp fits.
+ */
+export function fadeInStart(bins: readonly RampBin[]): number | null {
   if (bins.length < 4) return null;
-  // Each bin's share of roots met above chance, weighted by how many roots it tried.
-  const excess = bins.map((bin) => (bin.tried === 0 ? 0 : bin.found / bin.tried - chanceOf(bin)));
-  const step = ((bins[1] as Coincidences).time - (bins[0] as Coincidences).time) / 2;
-  const first = (bins[0] as Coincidences).time;
-  const last = (bins[bins.length - 1] as Coincidences).time;
+  const step = ((bins[1] as RampBin).time - (bins[0] as RampBin).time) / 2;
+  const first = (bins[0] as RampBin).time;
+  const last = (bins[bins.length - 1] as RampBin).time;
   let best: { fit: number; start: number } | null = null;
   for (let start = first; start < last; start += step) {
     for (let end = start + step; end <= last + step; end += step) {
       // For this ramp's shape r, the height h = Σ w e r / Σ w r² fits best and removes (Σ w e r)² / Σ w r² of the error.
       let er = 0;
       let rr = 0;
-      for (let i = 0; i < bins.length; i += 1) {
-        const bin = bins[i] as Coincidences;
+      for (const bin of bins) {
         const r = Math.min(1, Math.max(0, (bin.time - start) / (end - start)));
-        er += bin.tried * (excess[i] as number) * r;
-        rr += bin.tried * r * r;
+        er += bin.weight * bin.excess * r;
+        rr += bin.weight * r * r;
       }
-      if (er <= 0 || rr === 0) continue;
+      // No weight on the ramp (rr 0) leaves er 0 too.
+      if (er <= 0) continue;
       const fit = (er * er) / rr;
       if (!best || fit > best.fit) best = { fit, start };
     }
@@ -313,7 +366,10 @@ function walkBack(roots: Uint32Array, peaks: PeakHistory, settings: MatcherSetti
  * decoy lines a few semitones off that tell the rate by chance: first window by window, walking back (walkBack);
  * when that walk runs off the reference's beginning, again on the line moved to a later repeat of the music
  * (laterRepeat); then the foot of the fade-in's ramp (fadeInStart) around it, where that is earlier: a long fade
- * under EQ rises too slowly for any one window to stand out before it is well under way.
+ * under EQ rises too slowly for any one window to stand out before it is well under way. With the query's
+ * spectrogram, the foot is read twice, from the peaks and from the energy at the track's roots (energyAboveAround),
+ * and the start is the mean of the two: their errors are largely independent (one counts peaks that stand out,
+ * the other reads every root's level), so their mean strays less than either.
  */
 export function earliestPlaying(
   index: FingerprintIndex,
@@ -322,9 +378,11 @@ export function earliestPlaying(
   track: number,
   line: Line,
   start: number,
+  spectrogram?: Spectrogram,
 ): number {
-  const roots = settings.refineSeconds > 0 ? index.rootsOf?.(track) : undefined;
-  if (!roots || roots.length === 0) return start;
+  // With refineSeconds 0 the limit is the start itself (nothing moves), and a track without roots finds nothing.
+  const roots = index.rootsOf?.(track);
+  if (!roots) return start;
   line = alignLine(roots, peaks, line, start);
   const limit = Math.max(peaks.since, start - settings.refineSeconds * FRAMES_PER_SECOND);
   const referenceAt = (on: Line, q: number) => on.at + on.speed * (q - on.origin);
@@ -340,10 +398,14 @@ export function earliestPlaying(
     earliest = found;
   }
   const bin = RAMP_BIN_SECONDS * FRAMES_PER_SECOND;
-  const bins: Coincidences[] = [];
+  const byPeaks: RampBin[] = [];
+  const byEnergy: RampBin[] = [];
   const until = Math.min(peaks.until, earliest + RAMP_AHEAD_SECONDS * FRAMES_PER_SECOND);
-  for (let from = Math.max(limit, earliest - RAMP_BACK_SECONDS * FRAMES_PER_SECOND); from + bin <= until; from += bin)
-    bins.push(coincidences(roots, peaks, line, from, from + bin));
-  const ramp = fadeInStart(bins);
-  return ramp === null ? earliest : Math.max(limit, Math.min(earliest, ramp));
+  for (let from = Math.max(limit, earliest - RAMP_BACK_SECONDS * FRAMES_PER_SECOND); from + bin <= until; from += bin) {
+    byPeaks.push(shareAboveChance(coincidences(roots, peaks, line, from, from + bin)));
+    if (spectrogram) byEnergy.push(energyAboveAround(roots, spectrogram, line, from, from + bin));
+  }
+  const footOr = (ramp: number | null) => (ramp === null ? earliest : Math.max(limit, Math.min(earliest, ramp)));
+  const fromPeaks = footOr(fadeInStart(byPeaks));
+  return spectrogram ? (fromPeaks + footOr(fadeInStart(byEnergy))) / 2 : fromPeaks;
 }

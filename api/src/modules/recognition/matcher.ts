@@ -25,7 +25,14 @@ import { detectionsOf, type RawDetection, type Segment } from './match-segments.
 import { lineEvidence } from './match-verify.js';
 import { MatchBlock, VoteScratch, votedCandidates } from './match-voting.js';
 import { DEFAULT_MATCHER_SETTINGS, FRAMES_PER_SECOND, frameToSeconds, type MatcherSettings } from './matcher-settings.js';
+import { Spectrogram } from './peaks.js';
 import type { Quad } from './quads.js';
+
+/**
+ * Seconds of the query's spectrogram kept: a new segment is found up to a window (16 s) after its start, which
+ * may move back refineSeconds (40 s), and the fade-in is read from 8 s before that.
+ */
+const SPECTROGRAM_SECONDS = 72;
 
 export type { RawDetection } from './match-segments.js';
 
@@ -55,6 +62,7 @@ export class RecognitionSession {
   private lookups = 0;
   private readonly votes = new VoteScratch();
   private readonly peaks = new PeakHistory();
+  private readonly spectrogram = new Spectrogram(SPECTROGRAM_SECONDS);
 
   constructor(
     private readonly index: FingerprintIndex,
@@ -85,6 +93,7 @@ export class RecognitionSession {
       (quad) => this.onQuad(quad),
       undefined,
       (peaks) => this.peaks.add(peaks),
+      this.spectrogram,
     );
   }
 
@@ -240,7 +249,7 @@ export class RecognitionSession {
         if (segment.start - q > 8 * FRAMES_PER_SECOND) break;
         segment.start = q;
       }
-      segment.start = earliestPlaying(this.index, this.peaks, settings, hit.track, hit.line, segment.start);
+      segment.start = earliestPlaying(this.index, this.peaks, settings, hit.track, hit.line, segment.start, this.spectrogram);
     }
     segment.line = hit.line;
     segment.windows += 1;

@@ -35,6 +35,63 @@ export interface Peak {
   level: number;
 }
 
+/** Spectrogram bins kept per frame: the picker's power, LOW_BIN - 1 to HIGH_BIN + 1. */
+export const SPECTRUM_BINS = HIGH_BIN - LOW_BIN + 3;
+/**
+ * A level is a power's float32 exponent and top 3 mantissa bits (steps of 1/8 octave of power, 3/8 dB, roughly
+ * linear within each octave) from 2^-16 up: 96 dB in a byte, read from the bits without a logarithm per bin.
+ */
+const LEVEL_SHIFT = 20;
+const LEVEL_FLOOR = (127 - 16) << 3;
+
+/** Where a pitch (semitones above BASE_HZ) falls among the spectrogram's bins (fractional; 0 is bin LOW_BIN - 1). */
+export const spectrumBin = (pitch: number) => (BASE_HZ * 2 ** (pitch / 12)) / BIN_HZ - (LOW_BIN - 1);
+
+/**
+ * The query's spectrogram of the last seconds, a byte per bin and frame, so a found track's peaks can be looked up as
+ * energy in the mix and not only as the peaks picked from it (match-onset.ts, where a track began).
+ */
+export class Spectrogram {
+  private readonly levels: Uint8Array;
+  private readonly frames: number;
+  private newest = -1;
+
+  constructor(seconds: number) {
+    this.frames = Math.ceil(seconds / FRAME_SECONDS);
+    this.levels = new Uint8Array(this.frames * SPECTRUM_BINS);
+  }
+
+  /** Frame `frame`'s power (SPECTRUM_BINS of it, from bin LOW_BIN - 1), as the bits of its float32 values. */
+  add(frame: number, powerBits: Uint32Array) {
+    const row = (frame % this.frames) * SPECTRUM_BINS;
+    const { levels } = this;
+    for (let i = 0; i < SPECTRUM_BINS; i += 1) {
+      const level = ((powerBits[i] as number) >>> LEVEL_SHIFT) - LEVEL_FLOOR;
+      levels[row + i] = level < 0 ? 0 : level > 255 ? 255 : level;
+    }
+    this.newest = frame;
+  }
+
+  /**
+   * The highest level within a frame and `semitones` of (time in frames, pitch in semitones above BASE_HZ), in 3/8 dB
+   * steps, or -1 where the spectrogram holds no frame or bin.
+   */
+  level(time: number, pitch: number, semitones: number): number {
+    const frame = Math.round(time);
+    if (frame < 1 || frame >= this.newest || frame <= this.newest - this.frames + 1) return -1;
+    const from = Math.max(0, Math.round(spectrumBin(pitch - semitones)));
+    const to = Math.min(SPECTRUM_BINS - 1, Math.round(spectrumBin(pitch + semitones)));
+    if (from > to) return -1;
+    const { levels } = this;
+    let highest = 0;
+    for (let f = frame - 1; f <= frame + 1; f += 1) {
+      const row = (f % this.frames) * SPECTRUM_BINS;
+      for (let i = row + from; i <= row + to; i += 1) if ((levels[i] as number) > highest) highest = levels[i] as number;
+    }
+    return highest;
+  }
+}
+
 // Comparators made once: closures created in hot loops cost an allocation each (and a name under tsx).
 export const louderFirst = (a: Peak, b: Peak) => b.level - a.level;
 const earlierFirst = (a: Peak, b: Peak) => a.time - b.time;
@@ -51,8 +108,10 @@ export class PeakPicker {
   private readonly samples = new Float32Array(FFT_SIZE);
   private filled = 0;
   private sinceHop = 0;
-  private readonly bins = HIGH_BIN - LOW_BIN + 3; // one extra each side for interpolation
-  private readonly power = new Float32Array(HIGH_BIN - LOW_BIN + 3);
+  private readonly bins = SPECTRUM_BINS; // one extra each side for interpolation
+  private readonly power = new Float32Array(SPECTRUM_BINS);
+  /** The same values' bits, for the spectrogram's levels. */
+  private readonly powerBits = new Uint32Array(this.power.buffer);
   /**
    * Ring of the last 2 * peakFrames + 1 frames of power. Peaks are picked on power itself (the logarithm keeps the
    * order): only the few peaks found take a logarithm, not every bin of every frame.
@@ -69,6 +128,7 @@ export class PeakPicker {
     private readonly settings: PeakSettings,
     private readonly emit: (peaks: Peak[]) => void,
     private readonly emitAll?: (peaks: Peak[]) => void,
+    private readonly spectrogram?: Spectrogram,
   ) {
     for (let i = 0; i < FFT_SIZE; i += 1) this.window[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / FFT_SIZE);
     this.depth = 2 * settings.peakFrames + 1;
@@ -120,6 +180,7 @@ export class PeakPicker {
     const { window, samples, power, bins } = this;
     // The ring's oldest sample: the frame starts there and wraps once.
     this.fft.powerOfRing(samples, this.filled % FFT_SIZE, window, power, LOW_BIN - 1, HIGH_BIN + 2);
+    this.spectrogram?.add(this.frames, this.powerBits);
     const slot = this.frames % this.depth;
     const powers = this.powers[slot] as Float32Array;
     for (let i = 0; i < bins; i += 1) powers[i] = power[i] + 1e-12;
