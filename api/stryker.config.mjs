@@ -22,6 +22,7 @@ export const RULE_FILES = [
   'src/modules/recognition/match-lines.ts',
   'src/modules/recognition/match-voting.ts',
   'src/modules/recognition/match-onset.ts',
+  'src/modules/recognition/peak-history.ts',
   'src/modules/recognition/match-segments.ts',
   // The catalogue's scoring and typo tolerance.
   'src/modules/tracks/catalogue/score.ts',

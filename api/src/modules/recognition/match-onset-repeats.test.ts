@@ -10,10 +10,10 @@ import {
   energyAboveAround,
   fadeInStart,
   laterRepeat,
-  PeakHistory,
   shareAboveChance,
 } from './match-onset.js';
 import { DEFAULT_MATCHER_SETTINGS, FRAMES_PER_SECOND } from './matcher-settings.js';
+import { PeakHistory } from './peak-history.js';
 import { SPECTRUM_BINS, Spectrogram, spectrumBin } from './peaks.js';
 
 /** Where a found track began when it faded in slowly, or when its line sits on an earlier repeat of looped music. */

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { Random } from '../../shared/random.js';
 import type { FingerprintIndex } from './fingerprint-index.js';
-import { PeakHistory } from './match-onset.js';
 import { lineEvidence } from './match-verify.js';
 import { FRAMES_PER_SECOND } from './matcher-settings.js';
+import { PeakHistory } from './peak-history.js';
 
 const SECOND = FRAMES_PER_SECOND;
 

@@ -2,7 +2,8 @@
 
 import type { FingerprintIndex } from './fingerprint-index.js';
 import type { Line } from './match-lines.js';
-import { aboveChance, coincidences, type PeakHistory } from './match-onset.js';
+import { aboveChance, coincidences } from './match-onset.js';
+import type { PeakHistory } from './peak-history.js';
 
 /** Roots a segment's stretch must hold for its evidence to be judged. */
 const MIN_ROOTS = 20;

@@ -20,11 +20,12 @@
 import { entryPitch, entrySpan, entryTime, FingerprintExtractor, MAX_PITCH_SHIFT, probeRuns } from './fingerprint.js';
 import type { EntryVisitor, FingerprintIndex } from './fingerprint-index.js';
 import { anchorKey, type Line, onLine, type Point, refitLine, verifyLine } from './match-lines.js';
-import { earliestPlaying, PeakHistory } from './match-onset.js';
+import { earliestPlaying } from './match-onset.js';
 import { detectionsOf, type RawDetection, type Segment } from './match-segments.js';
 import { lineEvidence } from './match-verify.js';
 import { MatchBlock, VoteScratch, votedCandidates } from './match-voting.js';
 import { DEFAULT_MATCHER_SETTINGS, FRAMES_PER_SECOND, frameToSeconds, type MatcherSettings } from './matcher-settings.js';
+import { PeakHistory } from './peak-history.js';
 import { Spectrogram } from './peaks.js';
 import type { Quad } from './quads.js';
 
