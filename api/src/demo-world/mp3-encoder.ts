@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { instantiateReactor, type ReactorExports } from '../shared/wasm-reactor.js';
 
 /**
  * LAME's quality setting (its -q flag, 0 best to 9 fastest) for the demo world's mixes. At the default (3), which the
@@ -11,9 +11,7 @@ export const DEMO_MP3_QUALITY = 7;
 /** Samples handed to LAME per call. */
 const BLOCK = 9216;
 
-interface LameExports {
-  memory: { buffer: ArrayBuffer };
-  _initialize(): void;
+interface LameExports extends ReactorExports {
   encoder_open(sampleRate: number, kbps: number, quality: number, maxSamples: number): number;
   encoder_pcm(encoder: number): number;
   encoder_out(encoder: number): number;
@@ -21,23 +19,6 @@ interface LameExports {
   encoder_finish(encoder: number): number;
   encoder_close(encoder: number): void;
 }
-
-/** The part of the WebAssembly global used here (the API's TypeScript library has no WebAssembly types). */
-interface WebAssemblyApi {
-  instantiate(bytes: Uint8Array, imports: Record<string, Record<string, unknown>>): Promise<{ instance: { exports: unknown } }>;
-}
-const { WebAssembly: webAssembly } = globalThis as unknown as { WebAssembly: WebAssemblyApi };
-
-/** The C library's calls to the system: LAME prints nothing (encoder.c turns its messages off), nor exits. */
-const ENOSYS = 52;
-const wasi = {
-  fd_close: () => ENOSYS,
-  fd_seek: () => ENOSYS,
-  fd_write: () => ENOSYS,
-  proc_exit: (code: number) => {
-    throw new Error(`LAME exited (${code})`);
-  },
-};
 
 export interface Mp3Settings {
   sampleRate: number;
@@ -53,10 +34,7 @@ export type Mp3Encoder = (samples: Float32Array, settings: Mp3Settings) => Uint8
  * instance's memory is its own, so a thread makes one and encodes file after file with it.
  */
 export async function createMp3Encoder(): Promise<Mp3Encoder> {
-  const wasm = await readFile(new URL('./lame/lame.wasm', import.meta.url));
-  const { instance } = await webAssembly.instantiate(wasm, { wasi_snapshot_preview1: wasi });
-  const lame = instance.exports as LameExports;
-  lame._initialize();
+  const lame = await instantiateReactor<LameExports>(new URL('./lame/lame.wasm', import.meta.url));
   return (samples, { sampleRate, kbps, quality }) => {
     const encoder = lame.encoder_open(sampleRate, kbps, quality, BLOCK);
     if (!encoder) throw new Error(`LAME refused ${kbps} kbps at ${sampleRate} Hz`);

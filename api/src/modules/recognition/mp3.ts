@@ -1,8 +1,8 @@
 // MP3 in and out for recognition: streaming decode to mono PCM at a reduced rate (libmpg123 in WebAssembly, built for
 // recognition: mpg123/), and encoding (LAME in WebAssembly) for the test set.
 
-import { readFile } from 'node:fs/promises';
 import { createMp3Encoder } from 'wasm-media-encoders';
+import { instantiateReactor, type ReactorExports } from '../../shared/wasm-reactor.js';
 
 export interface DecodeSummary {
   samples: number;
@@ -11,9 +11,7 @@ export interface DecodeSummary {
   errors: number;
 }
 
-interface Mpg123Exports {
-  memory: { buffer: ArrayBuffer };
-  _initialize(): void;
+interface Mpg123Exports extends ReactorExports {
   decoder_open(): number;
   decoder_input(decoder: number): number;
   decoder_input_size(): number;
@@ -24,16 +22,6 @@ interface Mpg123Exports {
   decoder_rate(decoder: number): number;
   decoder_close(decoder: number): void;
 }
-
-/** The part of the WebAssembly global used here (the API's TypeScript library has no WebAssembly types). */
-interface WebAssemblyApi {
-  instantiate(bytes: Uint8Array, imports: Record<string, Record<string, unknown>>): Promise<{ instance: { exports: unknown } }>;
-}
-const { WebAssembly: webAssembly } = globalThis as unknown as { WebAssembly: WebAssemblyApi };
-
-/** The C library's calls to the system: libmpg123 reads no file and prints nothing (built without messages). */
-const ENOSYS = 52;
-const wasi = { fd_close: () => ENOSYS, fd_read: () => ENOSYS, fd_seek: () => ENOSYS, fd_write: () => ENOSYS };
 
 /** libmpg123's status codes (mpg123.h). */
 const MPG123_OK = 0;
@@ -54,11 +42,7 @@ class Mpg123Instance {
   private constructor(private readonly mpg123: Mpg123Exports) {}
 
   static async create(): Promise<Mpg123Instance> {
-    const wasm = await readFile(new URL('./mpg123/mpg123.wasm', import.meta.url));
-    const { instance } = await webAssembly.instantiate(wasm, { wasi_snapshot_preview1: wasi });
-    const mpg123 = instance.exports as Mpg123Exports;
-    mpg123._initialize();
-    return new Mpg123Instance(mpg123);
+    return new Mpg123Instance(await instantiateReactor<Mpg123Exports>(new URL('./mpg123/mpg123.wasm', import.meta.url)));
   }
 
   /** Decodes one stream, handing each fed piece's samples to `onPcm` (a view of the instance's memory). */
