@@ -27,8 +27,10 @@ const median = (values: number[]) => {
 };
 
 export const anchorKey = (q: number, r: number) => Math.round(q) * 524_288 + Math.round(r);
+/** The reference frame `line` puts at query frame `q`. */
+export const referenceAt = (line: Line, q: number) => line.at + line.speed * (q - line.origin);
 export const onLine = (line: Line, q: number, r: number, p: number, tolerance: number) =>
-  Math.abs(r - (line.at + line.speed * (q - line.origin))) <= tolerance && Math.abs(p - line.pitch) <= 0.7;
+  Math.abs(r - referenceAt(line, q)) <= tolerance && Math.abs(p - line.pitch) <= 0.7;
 
 /** Fits a line to the points and checks it is real music, not coincidence. */
 export function verifyLine(points: Point[], origin: number, settings: MatcherSettings): { line: Line; points: Point[] } | null {

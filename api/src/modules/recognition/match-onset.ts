@@ -2,7 +2,7 @@
 
 import { rootPitch, rootTime } from './fingerprint.js';
 import type { FingerprintIndex } from './fingerprint-index.js';
-import type { Line } from './match-lines.js';
+import { type Line, referenceAt } from './match-lines.js';
 import { FRAMES_PER_SECOND, type MatcherSettings } from './matcher-settings.js';
 import { PEAK_SEMITONES, type PeakHistory } from './peak-history.js';
 import type { Spectrogram } from './peaks.js';
@@ -21,6 +21,15 @@ function lowerBound(list: Uint32Array, value: number): number {
   }
   return low;
 }
+
+/** Where in `roots` (a track's, in time order) the roots lie that `line` puts between query frames `from` and `to`. */
+function rootsAlong(roots: Uint32Array, line: Line, from: number, to: number): [first: number, last: number] {
+  const rootAt = (q: number) => Math.max(0, Math.ceil(referenceAt(line, q))) << 7;
+  return [lowerBound(roots, rootAt(from)), lowerBound(roots, rootAt(to))];
+}
+
+/** The query frame at which `line` puts a root. */
+const queryFrameOf = (line: Line, root: number) => line.origin + (rootTime(root) - line.at) / line.speed;
 
 /** Speeds (relative steps either way) and offsets (frames either way) tried when aligning a found line to its peaks. */
 const ALIGN_SPEED_STEP = 0.002;
@@ -41,9 +50,8 @@ export function alignLine(roots: Uint32Array, peaks: PeakHistory, line: Line, st
   const from = start;
   const to = start + ALIGN_SECONDS * FRAMES_PER_SECOND;
   const pivot = (from + to) / 2;
-  const atPivot = line.at + line.speed * (pivot - line.origin);
-  const first = lowerBound(roots, Math.max(0, Math.ceil(line.at + line.speed * (from - line.origin))) << 7);
-  const last = lowerBound(roots, Math.max(0, Math.ceil(line.at + line.speed * (to - line.origin))) << 7);
+  const atPivot = referenceAt(line, pivot);
+  const [first, last] = rootsAlong(roots, line, from, to);
   if (last - first < 10) return line;
   const tried: { found: number; speed: number; at: number }[] = [];
   let most = 0;
@@ -161,14 +169,12 @@ export interface Coincidences {
 
 /** How many of the track's roots between query frames `from` and `to` the query has peaks at, on the line and off it. */
 export function coincidences(roots: Uint32Array, peaks: PeakHistory, line: Line, from: number, to: number): Coincidences {
-  const referenceAt = (q: number) => line.at + line.speed * (q - line.origin);
-  const first = lowerBound(roots, Math.max(0, Math.ceil(referenceAt(from))) << 7);
-  const last = lowerBound(roots, Math.max(0, Math.ceil(referenceAt(to))) << 7);
+  const [first, last] = rootsAlong(roots, line, from, to);
   let found = 0;
   let decoys = 0;
   for (let i = first; i < last; i += 1) {
     const root = roots[i] as number;
-    const q = line.origin + (rootTime(root) - line.at) / line.speed;
+    const q = queryFrameOf(line, root);
     const pitch = rootPitch(root) + line.pitch;
     if (peaks.has(q, pitch)) found += 1;
     for (const shift of DECOY_SHIFTS) if (peaks.has(q, pitch + shift)) decoys += 1;
@@ -215,14 +221,12 @@ const AROUND_FRAMES = [-29, -13, 13, 29];
  * out of it (tried on the tuning seed: against the decoy pitches the energy rose before the fades began).
  */
 export function energyAboveAround(roots: Uint32Array, spectrogram: Spectrogram, line: Line, from: number, to: number): RampBin {
-  const referenceAt = (q: number) => line.at + line.speed * (q - line.origin);
-  const first = lowerBound(roots, Math.max(0, Math.ceil(referenceAt(from))) << 7);
-  const last = lowerBound(roots, Math.max(0, Math.ceil(referenceAt(to))) << 7);
+  const [first, last] = rootsAlong(roots, line, from, to);
   let weight = 0;
   let sum = 0;
   for (let i = first; i < last; i += 1) {
     const root = roots[i] as number;
-    const q = line.origin + (rootTime(root) - line.at) / line.speed;
+    const q = queryFrameOf(line, root);
     const pitch = rootPitch(root) + line.pitch;
     // A level of -1 is a frame the spectrogram does not hold (its edges).
     const level = spectrogram.level(q, pitch, PEAK_SEMITONES);
@@ -319,7 +323,6 @@ export function earliestPlaying(
   if (!roots) return start;
   line = alignLine(roots, peaks, line, start);
   const limit = Math.max(peaks.since, start - settings.refineSeconds * FRAMES_PER_SECOND);
-  const referenceAt = (on: Line, q: number) => on.at + on.speed * (q - on.origin);
   const firstRoot = rootTime(roots[0] as number);
   let earliest = walkBack(roots, peaks, settings, line, start, limit);
   for (let moves = 0; moves < 4 && referenceAt(line, earliest - FRAMES_PER_SECOND) < firstRoot; moves += 1) {

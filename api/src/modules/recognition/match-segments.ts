@@ -1,7 +1,7 @@
 // Segments to detections: a track's accepted windows chain into a segment (matcher.ts); once the recording ends, the
 // closed segments are judged here.
 
-import type { Line } from './match-lines.js';
+import { type Line, referenceAt } from './match-lines.js';
 import { frameToSeconds, type MatcherSettings } from './matcher-settings.js';
 
 /** A track found in the recording (times in seconds of the recording). */
@@ -74,7 +74,7 @@ export function detectionsOf(
         confidence: (1 - Math.exp(-segment.count / 40)) * evidenceShare(segment.evidence, minEvidence),
         speed: line.speed,
         pitchShift: line.pitch,
-        referenceStart: Math.max(0, frameToSeconds(line.at + line.speed * (segment.start - line.origin))),
+        referenceStart: Math.max(0, frameToSeconds(referenceAt(line, segment.start))),
         anchors: segment.count,
       };
     });
