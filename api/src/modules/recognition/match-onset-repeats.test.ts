@@ -33,11 +33,11 @@ describe('a fade-in, and a line on an earlier repeat of the music', () => {
     return Uint32Array.from(pitches, (_, index) => ((index * 4) << 7) | (pitches[index % period] as number));
   };
 
-  test('a fade-in heard a little more each second starts at the foot of its rise, not where one window stands out', () => {
-    // From 30 s the share of the track's peaks the mix holds rises from none to all over 30 s, among unrelated peaks
-    // everywhere (at 15% of the track's places, on its pitches and on the decoys'): the first windows hold too few
-    // to stand out alone (the walk alone stops at 32 s).
-    const roots = trackRoots(100);
+  /**
+   * The mix's peaks of a track fading in from 30 s: the share of its peaks heard rises from none to all over 30 s,
+   * among unrelated peaks everywhere (at 15% of the track's places, on its pitches and on the decoys').
+   */
+  const fadingIn = (roots: Uint32Array) => {
     const random = new Random(5);
     const history = new PeakHistory();
     const peaks = [];
@@ -49,6 +49,15 @@ describe('a fade-in, and a line on an earlier repeat of the music', () => {
       for (const shift of [-2.7, -1.3, 1.3, 2.7]) if (random.next() < 0.15) peaks.push(peak(time, pitch + shift));
     }
     history.add(peaks.sort((a, b) => a.time - b.time));
+    return history;
+  };
+
+  test('a fade-in heard a little more each second starts at the foot of its rise, not where one window stands out', () => {
+    // From 30 s the share of the track's peaks the mix holds rises from none to all over 30 s, among unrelated peaks
+    // everywhere (at 15% of the track's places, on its pitches and on the decoys'): the first windows hold too few
+    // to stand out alone (the walk alone stops at 32 s).
+    const roots = trackRoots(100);
+    const history = fadingIn(roots);
     const found = seconds(earliestPlaying(index(roots), history, settings, 1, line, 60 * SECOND));
     expect(found).toBeGreaterThanOrEqual(29);
     expect(found).toBeLessThanOrEqual(31);
@@ -59,17 +68,7 @@ describe('a fade-in, and a line on an earlier repeat of the music', () => {
     // the 8 s before the walk's start that the ramps read): each root's bin is louder than its surroundings by a
     // number of decibels growing from none to 12 over 30 s.
     const roots = trackRoots(100);
-    const random = new Random(5);
-    const history = new PeakHistory();
-    const peaks = [];
-    for (const root of roots) {
-      const time = root >>> 7;
-      const pitch = (root & 127) / 2;
-      const heard = Math.min(1, Math.max(0, (time / SECOND - 30) / 30));
-      if (random.next() < heard || random.next() < 0.15) peaks.push(peak(time, pitch));
-      for (const shift of [-2.7, -1.3, 1.3, 2.7]) if (random.next() < 0.15) peaks.push(peak(time, pitch + shift));
-    }
-    history.add(peaks.sort((a, b) => a.time - b.time));
+    const history = fadingIn(roots);
     const frames = Array.from({ length: 75 * SECOND }, () => new Float32Array(SPECTRUM_BINS).fill(0.01));
     for (const root of roots) {
       const time = root >>> 7;
