@@ -6,6 +6,7 @@ import { afterAll, expect, test } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { startServer } from '../src/server.js';
 import { STRONG_PASSWORD } from './support/app.js';
+import { freePort } from './support/ports.js';
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -21,7 +22,7 @@ test('without DATABASE_URL the server runs an embedded PostgreSQL under DATA_DIR
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
     PORT: '0',
-    EMBEDDED_PG_PORT: String(40000 + Math.floor(Math.random() * 9000)),
+    EMBEDDED_PG_PORT: String(await freePort()),
     DEMO: '0',
   });
   const log = pino({ level: 'silent' });

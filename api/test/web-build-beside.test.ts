@@ -6,6 +6,7 @@ import pino from 'pino';
 import { afterAll, expect, test } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { startServer } from '../src/server.js';
+import { freePort } from './support/ports.js';
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -18,12 +19,12 @@ async function firstStart(demo: boolean) {
   dirs.push(dataDir);
   // mkdtemp makes a private folder; as root the embedded server runs as 'postgres' and must be able to enter it.
   await chmod(dataDir, 0o755);
-  const port = 41000 + Math.floor(Math.random() * 8000);
+  const port = await freePort();
   const config = loadConfig({
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
     PORT: String(port),
-    EMBEDDED_PG_PORT: String(port + 1),
+    EMBEDDED_PG_PORT: String(await freePort()),
     DEMO: demo ? '1' : '0',
   });
   const messages: string[] = [];
